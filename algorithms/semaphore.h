@@ -1,0 +1,43 @@
+// A counting semaphore variant: acquire, release, refresh, as the seeds define them.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/client.h"
+#include "algorithms/task.h"
+
+namespace semsim {
+
+struct SemaphoreConfig {
+  std::string name;      // the semaphore's key; every key a variant writes starts with it
+  int limit = 1;
+  Micros timeout{10'000'000};       // how long a permit lives without refresh
+  Micros lock_timeout{10'000'000};  // the lock's TTL (variants under a lock)
+  Micros lock_acquire_timeout{10'000};  // how long to retry the lock (seed 004: 10 ms)
+};
+
+struct Grant {
+  std::string identifier;
+  long long fencing_token = 0;  // 0 where the variant gives none
+};
+
+class Semaphore {
+ public:
+  virtual ~Semaphore() = default;
+  // A grant, or nullopt when refused.
+  virtual Task<std::optional<Grant>> acquire(Client& client) = 0;
+  // True if the permit was still there to release.
+  virtual Task<bool> release(Client& client, std::string identifier) = 0;
+  // True if the permit is still held (and now extended); false if it was lost (and cleaned up).
+  virtual Task<bool> refresh(Client& client, std::string identifier) = 0;
+};
+
+// The --variant names of the built-in variants.
+std::vector<std::string> builtin_variants();
+// Throws std::invalid_argument naming the known variants if `variant` is not one.
+std::unique_ptr<Semaphore> make_semaphore(const std::string& variant, SemaphoreConfig config);
+
+}  // namespace semsim

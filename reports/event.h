@@ -1,0 +1,30 @@
+// One row of history.csv: what happened, when (true time and the client's own clock), to whom.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace semsim {
+
+enum class Op { run, acquire, release, refresh, crash, pause, resume, jump };
+enum class Phase { invoke, ok, fail, info };
+
+struct Event {
+  std::uint64_t seq = 0;
+  std::int64_t true_us = 0;
+  int client = 0;
+  Op op = Op::acquire;
+  Phase phase = Phase::invoke;
+  std::int64_t client_us = 0;
+  std::string identifier;
+  std::string detail;
+};
+
+std::string_view to_string(Op op);
+std::string_view to_string(Phase phase);
+std::optional<Op> op_from_string(std::string_view s);
+std::optional<Phase> phase_from_string(std::string_view s);
+
+}  // namespace semsim
