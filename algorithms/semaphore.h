@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,11 @@
 #include "algorithms/task.h"
 
 namespace semsim {
+
+// A variant that cannot run as configured (bad script, bad file): exit 2, not a finding.
+struct SetupError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 struct SemaphoreConfig {
   std::string name;      // the semaphore's key; every key a variant writes starts with it
@@ -27,6 +33,12 @@ struct Grant {
 class Semaphore {
  public:
   virtual ~Semaphore() = default;
+  // Runs once before any client starts (e.g. SCRIPT LOAD). Throws SetupError on a problem that
+  // makes the run meaningless (a script that does not compile), with a message naming the file.
+  virtual Task<void> prepare(Client& client) {
+    (void)client;
+    co_return;
+  }
   // A grant, or nullopt when refused.
   virtual Task<std::optional<Grant>> acquire(Client& client) = 0;
   // True if the permit was still there to release.

@@ -1,0 +1,55 @@
+// One async connection to Redis over hiredis's async API and a small poll(2) loop.
+// Requests are queued with submit(); flush() runs the I/O until every queued request has its
+// replies. The simulator uses it serially (virtual mode) or with many requests in flight.
+#pragma once
+
+#include <chrono>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/redis.h"
+#include "sim/redis_target.h"
+
+namespace semsim {
+
+class RedisLink {
+ public:
+  using Done = std::function<void(std::vector<Reply> replies, std::exception_ptr error)>;
+
+  // Connects (AUTH and SELECT as the target says). Throws LinkError with a clear message.
+  static std::unique_ptr<RedisLink> connect(const RedisTarget& target,
+                                            std::chrono::milliseconds timeout = std::chrono::seconds(5));
+  ~RedisLink();
+  RedisLink(const RedisLink&) = delete;
+  RedisLink& operator=(const RedisLink&) = delete;
+
+  // Queues the commands, written together; `done` gets one reply per command, in order, or a
+  // LinkError if the connection fails first. Error replies are values, not exceptions.
+  void submit(std::vector<Command> commands, Done done);
+  // Runs the I/O loop until every submitted request is answered. Throws LinkError on timeout
+  // or a dropped connection (pending `done`s get the error too).
+  void flush(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  // submit + flush; throws LinkError.
+  std::vector<Reply> execute(std::vector<Command> commands,
+                             std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  std::size_t pending() const;
+  // Redis commands sent over this link so far.
+  std::uint64_t commands_sent() const;
+
+  struct Impl;
+
+ private:
+  explicit RedisLink(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// The server's version (INFO server: redis_version).
+std::string server_version(RedisLink& link);
+// Deletes every key that starts with `prefix` (SCAN MATCH + UNLINK; glob characters in the
+// prefix are escaped). Returns how many were deleted. Touches nothing else.
+std::uint64_t delete_keys_with_prefix(RedisLink& link, const std::string& prefix);
+
+}  // namespace semsim
