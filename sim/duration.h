@@ -1,0 +1,18 @@
+// Durations on the command line and in files: a number with a unit (us, ms, s, m), e.g. "10ms",
+// "-10ms", "1.5s". A bare "0" is allowed.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+namespace semsim {
+
+using Micros = std::chrono::microseconds;
+
+// Throws std::invalid_argument saying what is wrong with `text`.
+Micros parse_duration(std::string_view text);
+// The shortest exact form: "10ms", "1500us", "2s", "-10ms".
+std::string format_duration(Micros d);
+
+}  // namespace semsim
