@@ -29,6 +29,9 @@ class EmbeddedRedis {
   const std::string& directory() const { return dir_; }
 
  private:
+  // Stops the server (SIGTERM, then SIGKILL after a bound) and removes the directory.
+  void stop() noexcept;
+
   std::string dir_;
   pid_t pid_ = -1;
 };

@@ -1,0 +1,27 @@
+#include "sim/interrupt.h"
+
+#include <csignal>
+#include <initializer_list>
+
+namespace semsim {
+namespace {
+
+// The one global in semsim: a signal handler can reach nothing else, and a volatile
+// sig_atomic_t is the only object the C++ standard lets it write.
+volatile std::sig_atomic_t g_interrupt_signal = 0;
+
+extern "C" void on_interrupt(int signal_number) { g_interrupt_signal = signal_number; }
+
+}  // namespace
+
+void install_interrupt_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: a blocking poll() returns EINTR and the loop sees the flag
+  for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal_number, &action, nullptr);
+}
+
+int interrupt_signal() { return g_interrupt_signal; }
+
+}  // namespace semsim
