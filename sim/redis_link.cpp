@@ -1,6 +1,7 @@
 #include "sim/redis_link.h"
 
 #include <poll.h>
+#include <signal.h>
 
 #include <cerrno>
 #include <cstring>
@@ -36,6 +37,19 @@ Reply to_reply(const redisReply& r) {
     }
     default:
       return Reply::nil();
+  }
+}
+
+// hiredis writes with write(2), so a server that closed the connection would kill the whole
+// process with SIGPIPE; ignored instead, the write fails with EPIPE and becomes a LinkError.
+// Only the default disposition is replaced: a handler somebody installed is left alone.
+void ignore_sigpipe() {
+  struct sigaction current {};
+  if (::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGPIPE, &ignore, nullptr);
   }
 }
 
@@ -195,6 +209,7 @@ RedisLink::~RedisLink() = default;
 
 std::unique_ptr<RedisLink> RedisLink::connect(const RedisTarget& target,
                                               std::chrono::milliseconds timeout) {
+  ignore_sigpipe();
   auto impl = std::make_unique<Impl>();
   impl->target = target;
   redisAsyncContext* c = target.unix_path.empty()
