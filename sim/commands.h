@@ -1,0 +1,18 @@
+// The subcommands of `semsim`. Each takes (argc, argv) with argv[0] the command's name and
+// returns the process exit code (DESIGN.md: 0 ran, 1 expectation/violation, 2 bad input/setup).
+#pragma once
+
+namespace semsim {
+
+int run_command(int argc, char** argv);
+int scenario_command(int argc, char** argv);
+int check_command(int argc, char** argv);
+int compare_command(int argc, char** argv);
+int analyze_command(int argc, char** argv);
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFinding = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitInterrupted = 130;
+
+}  // namespace semsim

@@ -1,0 +1,47 @@
+#include "sim/redis_session.h"
+
+#include <cstdlib>
+#include <unistd.h>
+
+namespace semsim {
+
+namespace {
+std::optional<std::string> password_from_environment() {
+  const char* p = std::getenv("SEMSIM_REDIS_PASSWORD");
+  if (!p || !*p) return std::nullopt;
+  return std::string(p);
+}
+}  // namespace
+
+RedisSession::RedisSession(const std::string& url) {
+  if (url.empty()) {
+    embedded_ = std::make_unique<EmbeddedRedis>();
+    target_ = embedded_->target();
+  } else {
+    target_ = parse_redis_url(url, password_from_environment());
+  }
+  link_ = RedisLink::connect(target_);
+  version_ = semsim::server_version(*link_);
+}
+
+RedisSession::~RedisSession() = default;
+
+std::string RedisSession::describe() const {
+  return embedded() ? "embedded redis-server " + version_ : "redis " + version_ + " at " + target_.describe();
+}
+
+std::string RedisSession::new_prefix() {
+  // The pid tells apart semsim processes sharing one server; the counter, runs of one process.
+  return "semsim:" + std::to_string(getpid()) + "-" + std::to_string(++runs_) + ":";
+}
+
+void RedisSession::clean(const std::string& prefix) {
+  try {
+    delete_keys_with_prefix(*link_, prefix);
+  } catch (const LinkError&) {
+    link_ = RedisLink::connect(target_);
+    delete_keys_with_prefix(*link_, prefix);
+  }
+}
+
+}  // namespace semsim

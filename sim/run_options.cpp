@@ -1,0 +1,174 @@
+#include "sim/run_options.h"
+
+#include <filesystem>
+#include <ostream>
+#include <stdexcept>
+
+namespace semsim {
+
+namespace po = boost::program_options;
+
+po::options_description run_options_description() {
+  const RunOptions d;
+  po::options_description o("Run options (durations: 10ms, 1.5s, 2m; distributions: fixed:D, "
+                            "uniform:D1..D2, normal:MEAN,SD, exp:MEAN)");
+  const auto text = [](std::string def) { return po::value<std::string>()->default_value(def); };
+  o.add_options()
+    ("variant", text(d.variant), "semaphore variant (see `semsim run --list-variants`), or script:FILE.ini")
+    ("clients", text(std::to_string(d.clients)), "number of simulated clients")
+    ("limit", text(std::to_string(d.limit)), "permits: how many may hold at once")
+    ("duration", text(format_duration(d.duration)), "true (simulated) time the run lasts")
+    ("timeout", text(format_duration(d.timeout)), "the semaphore's timeout: how long a permit lives unrefreshed")
+    ("hold", text(d.hold.text()), "how long a holder keeps its permit (distribution)")
+    ("think", text(d.think.text()), "pause between a client's attempts (distribution)")
+    ("skew", text(d.skew.text()), "each client's clock offset (distribution over clients)")
+    ("drift", text(d.drift_ppm.text()), "each client's clock drift in ppm (distribution over clients, plain numbers)")
+    ("delay", text(d.delay.text()), "network delay of each message, each direction (distribution)")
+    ("delay-out", po::value<std::string>(), "delay client -> Redis (overrides --delay)")
+    ("delay-in", po::value<std::string>(), "delay Redis -> client (overrides --delay)")
+    ("spike-probability", text("0"), "chance that a message gets an extra delay spike (0..1)")
+    ("spike", text(d.spike.text()), "the extra delay of a spike (distribution)")
+    ("refresh-every", text(format_duration(d.refresh_every)), "holders refresh this often (0: never)")
+    ("retries", text(std::to_string(d.retries)), "further tries after a refused acquire")
+    ("retry-delay", text(d.retry_delay.text()), "wait before each retry (distribution)")
+    ("pause-rate", text("0"), "client pauses (GC-like stops) per client per second")
+    ("pause-length", text(d.pause_length.text()), "how long a pause lasts (distribution)")
+    ("crash-rate", text("0"), "client crashes per client per second")
+    ("lock-timeout", text(format_duration(d.lock_timeout)), "TTL of the lock (variants under a lock)")
+    ("lock-acquire-timeout", text(format_duration(d.lock_acquire_timeout)), "how long to retry the lock")
+    ("seed", text(std::to_string(d.seed)), "the run seed: same seed, same history (virtual mode)")
+    ("mode", po::value<std::string>(), "virtual|paced (default: virtual, or paced for variants that rest on Redis's clock)")
+    ("clients-file", po::value<std::string>(), "per-client table: client,skew,drift_ppm,delay_out,delay_in")
+    ("actions-file", po::value<std::string>(), "scripted actions: at,client,action,arg")
+    ("redis", po::value<std::string>(), "redis://[user@]host:port[/db] or unix:///path (default: an embedded server); "
+                                        "password from SEMSIM_REDIS_PASSWORD")
+    ("out", text(d.out), "output folder (history.csv, summary.csv, run.ini, charts)")
+    ("no-charts", po::bool_switch(), "do not draw charts");
+  return o;
+}
+
+namespace {
+
+std::string get(const po::variables_map& vm, const char* name) { return vm[name].as<std::string>(); }
+
+template <typename F>
+auto convert(const char* name, const std::string& value, F f) {
+  try {
+    return f(value);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(std::string("--") + name + "=" + value + ": " + e.what());
+  }
+}
+
+long long parse_integer(const std::string& s, long long lo, long long hi) {
+  std::size_t used = 0;
+  const long long v = std::stoll(s, &used);
+  if (used != s.size()) throw std::invalid_argument("not a whole number");
+  if (v < lo || v > hi)
+    throw std::invalid_argument("must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+  return v;
+}
+
+double parse_fraction(const std::string& s, double hi) {
+  std::size_t used = 0;
+  const double v = std::stod(s, &used);
+  if (used != s.size() || !(v >= 0) || v > hi) throw std::invalid_argument("must be a number from 0 to " + std::to_string(hi));
+  return v;
+}
+
+Micros parse_nonnegative_duration(const std::string& s) {
+  const Micros d = parse_duration(s);
+  if (d.count() < 0) throw std::invalid_argument("must not be negative");
+  return d;
+}
+
+std::string resolve(const std::string& path, const std::string& base_dir) {
+  if (path.empty() || base_dir.empty() || std::filesystem::path(path).is_absolute()) return path;
+  return (std::filesystem::path(base_dir) / path).lexically_normal().string();
+}
+
+}  // namespace
+
+TimeMode default_mode(const std::string& variant) {
+  // TTL keys and lock expiry live on Redis's real clock: only paced time keeps them meaningful.
+  const bool redis_clock = variant == "ttl-key" || variant.rfind("fair-locked", 0) == 0;
+  return redis_clock ? TimeMode::paced : TimeMode::virtual_time;
+}
+
+std::string to_string(TimeMode mode) { return mode == TimeMode::paced ? "paced" : "virtual"; }
+
+RunOptions run_options_from(const po::variables_map& vm, const std::string& base_dir) {
+  RunOptions o;
+  o.variant = get(vm, "variant");
+  if (o.variant.rfind("script:", 0) == 0) o.variant = "script:" + resolve(o.variant.substr(7), base_dir);
+  o.clients = static_cast<int>(convert("clients", get(vm, "clients"), [](auto& s) { return parse_integer(s, 1, 1'000'000); }));
+  o.limit = static_cast<int>(convert("limit", get(vm, "limit"), [](auto& s) { return parse_integer(s, 1, 1'000'000); }));
+  o.duration = convert("duration", get(vm, "duration"), parse_nonnegative_duration);
+  o.timeout = convert("timeout", get(vm, "timeout"), parse_nonnegative_duration);
+  const auto dist = [&](const char* name) {
+    return convert(name, get(vm, name), [](auto& s) { return Distribution::parse(s); });
+  };
+  o.hold = dist("hold");
+  o.think = dist("think");
+  o.skew = dist("skew");
+  o.drift_ppm = convert("drift", get(vm, "drift"), [](auto& s) { return Distribution::parse(s, Distribution::Unit::number); });
+  o.delay = dist("delay");
+  if (vm.count("delay-out")) o.delay_out = dist("delay-out");
+  if (vm.count("delay-in")) o.delay_in = dist("delay-in");
+  o.spike_probability = convert("spike-probability", get(vm, "spike-probability"), [](auto& s) { return parse_fraction(s, 1); });
+  o.spike = dist("spike");
+  o.refresh_every = convert("refresh-every", get(vm, "refresh-every"), parse_nonnegative_duration);
+  o.retries = static_cast<int>(convert("retries", get(vm, "retries"), [](auto& s) { return parse_integer(s, 0, 1'000'000); }));
+  o.retry_delay = dist("retry-delay");
+  o.pause_rate = convert("pause-rate", get(vm, "pause-rate"), [](auto& s) { return parse_fraction(s, 1e6); });
+  o.pause_length = dist("pause-length");
+  o.crash_rate = convert("crash-rate", get(vm, "crash-rate"), [](auto& s) { return parse_fraction(s, 1e6); });
+  o.lock_timeout = convert("lock-timeout", get(vm, "lock-timeout"), parse_nonnegative_duration);
+  o.lock_acquire_timeout = convert("lock-acquire-timeout", get(vm, "lock-acquire-timeout"), parse_nonnegative_duration);
+  o.seed = static_cast<std::uint64_t>(convert("seed", get(vm, "seed"), [](auto& s) { return parse_integer(s, 0, INT64_MAX); }));
+  o.mode = default_mode(o.variant);
+  if (vm.count("mode")) {
+    const std::string m = get(vm, "mode");
+    if (m == "virtual") o.mode = TimeMode::virtual_time;
+    else if (m == "paced") o.mode = TimeMode::paced;
+    else throw std::invalid_argument("--mode=" + m + ": use virtual or paced");
+    o.mode_given = true;
+  }
+  if (vm.count("clients-file")) o.clients_file = resolve(get(vm, "clients-file"), base_dir);
+  if (vm.count("actions-file")) o.actions_file = resolve(get(vm, "actions-file"), base_dir);
+  if (vm.count("redis")) o.redis_url = get(vm, "redis");
+  o.out = get(vm, "out");
+  o.charts = !(vm.count("no-charts") && vm["no-charts"].as<bool>());
+  return o;
+}
+
+void write_run_ini(std::ostream& out, const RunOptions& o) {
+  out << "variant = " << o.variant << "\n"
+      << "clients = " << o.clients << "\n"
+      << "limit = " << o.limit << "\n"
+      << "duration = " << format_duration(o.duration) << "\n"
+      << "timeout = " << format_duration(o.timeout) << "\n"
+      << "hold = " << o.hold.text() << "\n"
+      << "think = " << o.think.text() << "\n"
+      << "skew = " << o.skew.text() << "\n"
+      << "drift = " << o.drift_ppm.text() << "\n"
+      << "delay = " << o.delay.text() << "\n";
+  if (o.delay_out) out << "delay-out = " << o.delay_out->text() << "\n";
+  if (o.delay_in) out << "delay-in = " << o.delay_in->text() << "\n";
+  out << "spike-probability = " << o.spike_probability << "\n"
+      << "spike = " << o.spike.text() << "\n"
+      << "refresh-every = " << format_duration(o.refresh_every) << "\n"
+      << "retries = " << o.retries << "\n"
+      << "retry-delay = " << o.retry_delay.text() << "\n"
+      << "pause-rate = " << o.pause_rate << "\n"
+      << "pause-length = " << o.pause_length.text() << "\n"
+      << "crash-rate = " << o.crash_rate << "\n"
+      << "lock-timeout = " << format_duration(o.lock_timeout) << "\n"
+      << "lock-acquire-timeout = " << format_duration(o.lock_acquire_timeout) << "\n"
+      << "seed = " << o.seed << "\n"
+      << "mode = " << to_string(o.mode) << "\n";
+  if (!o.clients_file.empty()) out << "clients-file = " << std::filesystem::absolute(o.clients_file).string() << "\n";
+  if (!o.actions_file.empty()) out << "actions-file = " << std::filesystem::absolute(o.actions_file).string() << "\n";
+}
+
+}  // namespace semsim

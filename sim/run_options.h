@@ -1,0 +1,67 @@
+// Everything one run needs, after defaults; the same options come from the command line, a
+// scenario file (INI) or run.ini, through one Boost.Program_options description.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include <boost/program_options.hpp>
+
+#include "sim/distribution.h"
+#include "sim/duration.h"
+
+namespace semsim {
+
+enum class TimeMode { virtual_time, paced };
+
+struct RunOptions {
+  std::string variant = "basic";
+  int clients = 10;
+  int limit = 5;
+  Micros duration{10'000'000};
+  Micros timeout{10'000'000};  // the semaphore's
+  Distribution hold = Distribution::parse("fixed:50ms");
+  Distribution think = Distribution::parse("exp:50ms");
+  Distribution skew = Distribution::parse("fixed:0ms");
+  Distribution drift_ppm = Distribution::parse("fixed:0", Distribution::Unit::number);
+  Distribution delay = Distribution::parse("fixed:0ms");
+  std::optional<Distribution> delay_out, delay_in;  // override --delay per direction
+  double spike_probability = 0;  // per message
+  Distribution spike = Distribution::parse("fixed:100ms");
+  Micros refresh_every{0};  // 0: holders never refresh
+  int retries = 0;          // further tries after a refused acquire
+  Distribution retry_delay = Distribution::parse("fixed:1ms");
+  double pause_rate = 0;  // pauses per client per second
+  Distribution pause_length = Distribution::parse("fixed:1s");
+  double crash_rate = 0;  // crashes per client per second
+  Micros lock_timeout{10'000'000};
+  Micros lock_acquire_timeout{10'000};
+  std::uint64_t seed = 1;
+  TimeMode mode = TimeMode::virtual_time;
+  bool mode_given = false;  // false: the variant's default mode
+  std::string clients_file;  // per-client table (clients.csv)
+  std::string actions_file;  // scripted actions (actions.csv)
+  std::string redis_url;     // empty: the embedded server
+  std::string out = "semsim-out";
+  bool charts = true;
+};
+
+// The options of `semsim run` (and of scenario files). Values are kept as strings so that one
+// converter (run_options_from) gives every error the option's name.
+boost::program_options::options_description run_options_description();
+
+// Converts parsed options; throws std::invalid_argument naming the option. Relative file paths
+// are taken relative to `base_dir` (a scenario file's folder; "" for the command line).
+RunOptions run_options_from(const boost::program_options::variables_map& vm, const std::string& base_dir = "");
+
+// The variant's default time mode: paced where behaviour rests on Redis's own clock (TTL keys,
+// lock expiry), virtual otherwise.
+TimeMode default_mode(const std::string& variant);
+std::string to_string(TimeMode mode);
+
+// The options as an INI file that `semsim scenario` replays (run.ini).
+void write_run_ini(std::ostream& out, const RunOptions& options);
+
+}  // namespace semsim

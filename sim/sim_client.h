@@ -1,0 +1,66 @@
+// A simulated client: its own clock, network, random stream and pause/crash state. It is the
+// Client and the Redis that the algorithms see: every request goes through the scheduler,
+// reaching Redis after the outbound delay and resuming the client after the inbound delay.
+#pragma once
+
+#include <coroutine>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "algorithms/client.h"
+#include "sim/client_clock.h"
+#include "sim/network.h"
+#include "sim/random.h"
+#include "sim/scheduler.h"
+
+namespace semsim {
+
+class SimClient final : public Client, private Redis {
+ public:
+  SimClient(Scheduler& scheduler, int id, ClientClock clock, ClientNetwork network, std::uint64_t seed);
+
+  int id() const { return id_; }
+  Rng& rng() { return rng_; }
+  ClientClock& clock() { return clock_; }
+
+  // Client
+  Redis& redis() override { return *this; }
+  Micros now() const override { return clock_.read(scheduler_.now()); }
+  Task<void> sleep(Micros d) override;
+  std::string new_identifier() override;
+  std::optional<Micros> server_now() const override { return scheduler_.now(); }
+
+  // Faults. A paused client runs nothing until the pause ends (replies wait for it); a crashed
+  // one never runs again. Messages already on the wire still arrive.
+  void pause_until(Micros t) { paused_until_ = std::max(paused_until_, t); }
+  bool paused() const { return scheduler_.now() < paused_until_; }
+  // Runs `f` now, or when the pause ends; never if the client has crashed.
+  void when_awake(std::function<void()> f);
+  void crash() { crashed_ = true; }
+  bool crashed() const { return crashed_; }
+
+  // Starts a top-level task of this client (its workload, a scripted action); kept until the
+  // client dies so that a suspended frame is never freed under a pending event.
+  void spawn(Task<void> task);
+  // Rethrows the first error that escaped a finished top-level task, if any.
+  void check_tasks();
+
+ private:
+  struct Exchange;
+  Task<std::vector<Reply>> transaction(std::vector<Command> commands) override;
+  Task<std::vector<Reply>> pipeline(std::vector<Command> commands) override;
+  void send(std::vector<Command> commands, bool atomic, std::vector<Reply>* out, std::coroutine_handle<> h);
+  void wake(std::coroutine_handle<> h);
+
+  Scheduler& scheduler_;
+  int id_;
+  ClientClock clock_;
+  ClientNetwork network_;
+  Rng rng_;
+  Micros paused_until_{0};
+  bool crashed_ = false;
+  std::vector<Task<void>> tasks_;
+};
+
+}  // namespace semsim

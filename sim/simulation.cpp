@@ -1,0 +1,154 @@
+#include "sim/simulation.h"
+
+#include <memory>
+#include <set>
+
+#include "sim/client_table.h"
+#include "sim/faults.h"
+#include "sim/interrupt.h"
+#include "sim/wall_clock.h"
+#include "sim/workload.h"
+
+namespace semsim {
+
+namespace {
+
+// Salts of the per-client random streams: setup (clock), network, behaviour, faults.
+enum Salt : std::uint64_t { setup = 0, network = 1, behaviour = 2, faults = 3 };
+
+long long ms(Micros d) { return d.count() / 1000; }
+
+}  // namespace
+
+std::string run_detail(const RunOptions& o) {
+  return "variant=" + o.variant + " mode=" + to_string(o.mode) + " seed=" + std::to_string(o.seed) +
+         " clients=" + std::to_string(o.clients) + " limit=" + std::to_string(o.limit) +
+         " duration_ms=" + std::to_string(ms(o.duration)) + " timeout_ms=" + std::to_string(ms(o.timeout));
+}
+
+struct Simulation::State {
+  Scheduler scheduler;
+  Recorder recorder;
+  std::unique_ptr<Workload> workload;
+  std::vector<std::unique_ptr<SimClient>> clients;  // [0] is the harness (prepare), 1..N simulated
+
+  explicit State(Recorder::Sink sink) : recorder(scheduler, std::move(sink)) {}
+};
+
+Simulation::Simulation(const RunOptions& options, Semaphore& semaphore, RedisLink& link, Recorder::Sink sink)
+    : options_(options), semaphore_(semaphore), link_(link), sink_(std::move(sink)) {}
+
+Simulation::~Simulation() = default;
+
+RunResult Simulation::run() {
+  const RunOptions& o = options_;
+  const auto table = o.clients_file.empty() ? std::map<int, ClientSpec>{} : read_clients_file(o.clients_file, o.clients);
+  const auto actions = o.actions_file.empty() ? std::vector<ScriptedAction>{} : read_actions_file(o.actions_file, o.clients);
+
+  std::uint64_t grants = 0;
+  State s([&](const Event& e) {
+    if (e.op == Op::acquire && e.phase == Phase::ok) ++grants;
+    sink_(e);
+  });
+  const Micros end = o.duration;
+  const std::uint64_t commands_before = link_.commands_sent();
+  Stopwatch wall;
+  Pacer pacer;
+  Progress progress;
+  RunResult result;
+
+  // Runs events until the queue is empty or `until` (exclusive) is reached.
+  const auto drive = [&](Micros until) {
+    while (!s.scheduler.empty() && s.scheduler.next_time() < until) {
+      if (interrupt_signal()) {
+        result.stop_reason = "interrupted by signal " + std::to_string(interrupt_signal());
+        return;
+      }
+      if (o.mode == TimeMode::paced) {
+        if (!pacer.wait_until(s.scheduler.next_time(), [] { return interrupt_signal() != 0; })) continue;
+        result.max_lag = std::max(result.max_lag, pacer.lag(s.scheduler.next_time()));
+      }
+      std::vector<Delivery> batch = s.scheduler.next();
+      if (!batch.empty()) {
+        std::vector<std::vector<Reply>> replies(batch.size());
+        for (std::size_t i = 0; i < batch.size(); ++i)
+          link_.submit(std::move(batch[i].commands), [&replies, i](std::vector<Reply> r, std::exception_ptr) {
+            replies[i] = std::move(r);
+          });
+        link_.flush();  // throws LinkError: Redis is gone
+        for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(replies[i]));
+      }
+      progress.update(s.scheduler.now(), end, s.scheduler.events_processed(), grants);
+    }
+  };
+
+  const auto client_seed = [&](int c, Salt salt) { return derive_seed(o.seed, client_stream(c, salt)); };
+
+  // The harness prepares the semaphore (SCRIPT LOAD, ...) with no skew and no delay.
+  const LinkModel instant{Distribution::fixed(Micros(0)), Distribution::fixed(Micros(0)), 0, Distribution::fixed(Micros(0))};
+  s.clients.push_back(std::make_unique<SimClient>(s.scheduler, 0, ClientClock{}, ClientNetwork(instant, 0), client_seed(0, behaviour)));
+  {
+    Task<void> prepare = semaphore_.prepare(*s.clients[0]);
+    prepare.start();
+    drive(Micros::max());
+    if (!prepare.done()) throw SetupError("the variant's preparation did not finish");
+    prepare.result();  // throws SetupError
+  }
+  s.recorder.record(0, Micros(0), Op::run, Phase::info, {}, run_detail(o));
+
+  s.workload = std::make_unique<Workload>(o, semaphore_, s.recorder, s.scheduler, o.clients);
+  std::set<int> scripted;
+  for (const auto& a : actions) scripted.insert(a.client);
+
+  for (int c = 1; c <= o.clients; ++c) {
+    Rng setup(client_seed(c, Salt::setup));
+    const ClientSpec spec = table.count(c) ? table.at(c) : ClientSpec{};
+    const Micros skew((spec.skew ? *spec.skew : o.skew).sample(setup));
+    const double drift = static_cast<double>((spec.drift_ppm ? *spec.drift_ppm : o.drift_ppm).sample(setup));
+    LinkModel net{spec.delay_out ? *spec.delay_out : o.delay_out.value_or(o.delay),
+                  spec.delay_in ? *spec.delay_in : o.delay_in.value_or(o.delay), o.spike_probability, o.spike};
+    s.clients.push_back(std::make_unique<SimClient>(s.scheduler, c, ClientClock(skew, drift),
+                                                    ClientNetwork(std::move(net), client_seed(c, Salt::network)),
+                                                    client_seed(c, Salt::behaviour)));
+  }
+  for (int c = 1; c <= o.clients; ++c)
+    if (!scripted.count(c)) s.clients[c]->spawn(s.workload->loop(*s.clients[c]));
+
+  // Scripted actions: faults act on the client itself; operations run as tasks of the client.
+  Faults faults(s.scheduler, *s.workload);
+  for (const ScriptedAction& a : actions) {
+    s.scheduler.at(a.at, [&s, &faults, a] {
+      SimClient& client = *s.clients[a.client];
+      using K = ScriptedAction::Kind;
+      switch (a.kind) {
+        case K::pause: faults.pause(client, *a.arg); break;
+        case K::crash: faults.crash(client); break;
+        case K::jump: faults.jump(client, *a.arg); break;
+        default:
+          client.when_awake([&s, &client, a] { client.spawn(s.workload->scripted(client, a)); });
+      }
+    });
+  }
+  for (int c = 1; c <= o.clients; ++c)
+    if (o.pause_rate > 0 || o.crash_rate > 0) faults.at_rates(*s.clients[c], o, client_seed(c, Salt::faults));
+
+  try {
+    drive(end);
+    for (auto& c : s.clients) c->check_tasks();
+  } catch (const LinkError& e) {
+    result.stop_reason = std::string("redis: ") + e.what();
+  }
+  if (result.stop_reason.empty()) {
+    result.completed = true;
+    s.scheduler.advance_to(end);
+  }
+  result.commands = link_.commands_sent() - commands_before;
+  const std::string counts = "commands=" + std::to_string(result.commands);
+  s.recorder.record(0, s.scheduler.now(), Op::run, result.completed ? Phase::ok : Phase::fail, {},
+                    result.completed ? counts : "reason=\"" + result.stop_reason + "\" " + counts);
+  result.events = s.recorder.events();
+  result.wall_s = wall.seconds();
+  return result;
+}
+
+}  // namespace semsim

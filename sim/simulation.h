@@ -1,0 +1,45 @@
+// One run: builds the clients (clocks, networks, workloads, faults) from the options, drives
+// them against Redis through the scheduler, and records every event. Virtual mode: time jumps
+// from event to event and the same seed gives the same history. Paced: time follows the wall clock.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "algorithms/semaphore.h"
+#include "sim/recorder.h"
+#include "sim/redis_link.h"
+#include "sim/run_options.h"
+
+namespace semsim {
+
+struct RunResult {
+  bool completed = false;   // reached the end of its duration
+  std::string stop_reason;  // why not: "interrupted by signal 2", "redis: ..."
+  std::uint64_t commands = 0;
+  std::uint64_t events = 0;
+  double wall_s = 0;
+  Micros max_lag{0};  // paced mode: how far the simulation fell behind the wall clock
+};
+
+class Simulation {
+ public:
+  // `link` is the connection every request goes through; `sink` gets every event.
+  Simulation(const RunOptions& options, Semaphore& semaphore, RedisLink& link, Recorder::Sink sink);
+  ~Simulation();
+  // Throws SetupError / InputError before anything ran; after that, failures end the run and
+  // are reported in the result (and in the history's last row).
+  RunResult run();
+
+ private:
+  struct State;
+  const RunOptions& options_;
+  Semaphore& semaphore_;
+  RedisLink& link_;
+  Recorder::Sink sink_;
+};
+
+// The detail of the history's first row: the run's parameters as key=value pairs.
+std::string run_detail(const RunOptions& options);
+
+}  // namespace semsim

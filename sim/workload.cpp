@@ -1,0 +1,130 @@
+#include "sim/workload.h"
+
+#include <algorithm>
+
+namespace semsim {
+
+Workload::Workload(const RunOptions& options, Semaphore& semaphore, Recorder& recorder, const Scheduler& scheduler,
+                   int clients)
+    : options_(options), semaphore_(semaphore), recorder_(recorder), scheduler_(scheduler), holding_(clients + 1) {}
+
+void Workload::fault(SimClient& client, Op op, std::string detail) {
+  if (op == Op::crash) holding_[client.id()].reset();
+  recorder_.record(client.id(), client.now(), op, Phase::ok, {}, std::move(detail));
+}
+
+bool Workload::holds(const SimClient& client, const std::string& identifier) const {
+  const auto& h = holding_[client.id()];
+  return h && h->identifier == identifier;
+}
+
+Task<std::optional<Grant>> Workload::acquire(SimClient& client) {
+  recorder_.record(client.id(), client.now(), Op::acquire, Phase::invoke);
+  std::optional<Grant> grant;
+  std::string error;
+  try {
+    grant = co_await semaphore_.acquire(client);
+  } catch (const ReplyError& e) {
+    error = e.what();
+  }
+  if (!error.empty()) {
+    // An error reply mid-protocol (a Lua error, say): what it left in Redis is unknown.
+    recorder_.record(client.id(), client.now(), Op::acquire, Phase::info, {}, "error: " + error);
+    co_return std::nullopt;
+  }
+  if (!grant) {
+    recorder_.record(client.id(), client.now(), Op::acquire, Phase::fail);
+    co_return std::nullopt;
+  }
+  holding_[client.id()] = grant;
+  recorder_.record(client.id(), client.now(), Op::acquire, Phase::ok, grant->identifier,
+                   grant->fencing_token ? "token=" + std::to_string(grant->fencing_token) : std::string());
+  co_return grant;
+}
+
+Task<bool> Workload::release(SimClient& client, std::string identifier) {
+  holding_[client.id()].reset();
+  recorder_.record(client.id(), client.now(), Op::release, Phase::invoke, identifier);
+  bool released = false;
+  std::string error;
+  try {
+    released = co_await semaphore_.release(client, identifier);
+  } catch (const ReplyError& e) {
+    error = e.what();
+  }
+  if (!error.empty())
+    recorder_.record(client.id(), client.now(), Op::release, Phase::info, identifier, "error: " + error);
+  else
+    recorder_.record(client.id(), client.now(), Op::release, released ? Phase::ok : Phase::fail, identifier,
+                     released ? "" : "permit already gone");
+  co_return released;
+}
+
+Task<bool> Workload::refresh(SimClient& client, std::string identifier) {
+  recorder_.record(client.id(), client.now(), Op::refresh, Phase::invoke, identifier);
+  bool kept = false;
+  std::string error;
+  try {
+    kept = co_await semaphore_.refresh(client, identifier);
+  } catch (const ReplyError& e) {
+    error = e.what();
+  }
+  if (!error.empty()) {
+    recorder_.record(client.id(), client.now(), Op::refresh, Phase::info, identifier, "error: " + error);
+    co_return true;  // unknown: the client goes on believing
+  }
+  if (!kept && holds(client, identifier)) holding_[client.id()].reset();
+  recorder_.record(client.id(), client.now(), Op::refresh, kept ? Phase::ok : Phase::fail, identifier,
+                   kept ? "" : "permit lost");
+  co_return kept;
+}
+
+Task<void> Workload::hold_then_release(SimClient& client, Grant grant, Micros hold) {
+  const Micros until = scheduler_.now() + hold;
+  if (options_.refresh_every.count() > 0) {
+    while (scheduler_.now() < until) {
+      co_await client.sleep(std::min(options_.refresh_every, until - scheduler_.now()));
+      if (!holds(client, grant.identifier)) co_return;  // released or lost meanwhile (scripted)
+      if (scheduler_.now() >= until) break;
+      if (!co_await refresh(client, grant.identifier)) co_return;
+    }
+  } else {
+    co_await client.sleep(hold);
+  }
+  if (holds(client, grant.identifier)) co_await release(client, grant.identifier);
+}
+
+Task<void> Workload::loop(SimClient& client) {
+  const Micros end = options_.duration;
+  for (;;) {
+    co_await client.sleep(options_.think.sample_duration(client.rng()));
+    if (scheduler_.now() >= end) co_return;
+    std::optional<Grant> grant = co_await acquire(client);
+    for (int retry = 0; !grant && retry < options_.retries && scheduler_.now() < end; ++retry) {
+      co_await client.sleep(options_.retry_delay.sample_duration(client.rng()));
+      grant = co_await acquire(client);
+    }
+    if (grant) co_await hold_then_release(client, *grant, options_.hold.sample_duration(client.rng()));
+  }
+}
+
+Task<void> Workload::scripted(SimClient& client, ScriptedAction action) {
+  using K = ScriptedAction::Kind;
+  switch (action.kind) {
+    case K::acquire: {
+      const Micros hold = action.arg ? *action.arg : options_.hold.sample_duration(client.rng());
+      if (std::optional<Grant> grant = co_await acquire(client)) co_await hold_then_release(client, *grant, hold);
+      break;
+    }
+    case K::release:
+      if (holding_[client.id()]) co_await release(client, holding_[client.id()]->identifier);
+      break;
+    case K::refresh:
+      if (holding_[client.id()]) co_await refresh(client, holding_[client.id()]->identifier);
+      break;
+    default:
+      break;  // faults are applied by the simulation itself
+  }
+}
+
+}  // namespace semsim
