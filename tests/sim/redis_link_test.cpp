@@ -1,7 +1,9 @@
 // The Redis link against a real (embedded) redis-server, and the --redis URL parser.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -10,9 +12,11 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sim/embedded_redis.h"
+#include "sim/interrupt.h"
 #include "sim/redis_link.h"
 #include "sim/redis_target.h"
 
@@ -227,6 +231,55 @@ TEST_F(RedisLinkTest, ADroppedConnectionFailsPendingRequestsWithLinkError) {
   }
   EXPECT_TRUE(seen);
   EXPECT_THROW(victim->execute({{"PING"}}), LinkError);
+}
+
+TEST_F(RedisLinkTest, CtrlCStopsABlockedFlushPromptly) {
+  // In a child process: the interrupt flag is process-wide and stays set.
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const RedisTarget target = server_->target();
+  const std::string never = key("never");
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::close(ready[0]);
+    install_interrupt_handlers();
+    int code = 1;
+    try {
+      auto link = RedisLink::connect(target);
+      link->submit({{"BLPOP", never, "0"}}, nullptr);
+      if (::write(ready[1], "r", 1) != 1) ::_exit(3);
+      const auto start = std::chrono::steady_clock::now();
+      try {
+        link->flush(20s);
+      } catch (const LinkError& e) {
+        const bool prompt = std::chrono::steady_clock::now() - start < 5s;
+        const bool says_why = std::string(e.what()).find("interrupted") != std::string::npos;
+        code = prompt && says_why && interrupt_signal() == SIGINT ? 0 : 2;
+      }
+    } catch (...) {
+      code = 4;
+    }
+    ::_exit(code);
+  }
+  ::close(ready[1]);
+  char byte = 0;
+  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  ::close(ready[0]);
+  // Repeated, in case one lands between the flag check and poll().
+  int status = 0;
+  pid_t reaped = 0;
+  for (int tries = 0; tries < 100 && (reaped = ::waitpid(child, &status, WNOHANG)) == 0; ++tries) {
+    ::kill(child, SIGINT);
+    std::this_thread::sleep_for(50ms);
+  }
+  if (reaped == 0) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &status, 0);
+    FAIL() << "flush ignored SIGINT";
+  }
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "2: wrong error or too slow, 4: setup failed";
 }
 
 TEST(RedisLinkConnect, FailsQuicklyOnAUnixPathNobodyListensOn) {
