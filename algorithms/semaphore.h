@@ -45,6 +45,9 @@ class Semaphore {
   virtual Task<bool> release(Client& client, std::string identifier) = 0;
   // True if the permit is still held (and now extended); false if it was lost (and cleaned up).
   virtual Task<bool> refresh(Client& client, std::string identifier) = 0;
+  // The ZSET whose ranks (or members) decide admission, so that a run can sample what Redis
+  // holds next to what clients believe; "" where a variant has none.
+  virtual std::string admission_set() const { return {}; }
 };
 
 // The --variant names of the built-in variants.

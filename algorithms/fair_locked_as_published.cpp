@@ -1,0 +1,48 @@
+// Variant `fair-locked-as-published`: seeds 003/004 exactly as printed, mistake included.
+// Seed 004 (004_e88c3953a9612bee.txt) "4. 消除竞争条件":
+//     identifier = acquire_lock(conn, semname, acquire_timeout=.01)
+//     if identifier:
+//         try: return acquire_fair_semaphore(conn, semname, limit, timeout)
+//         finally: release_fair_semaphore(conn, semname, identifier)
+// acquire_lock is 004's "1.简易锁" (SETNX, no expiry). release_fair_semaphore with the *lock's*
+// identifier ZREMs a member that is not there and never deletes 'lock:'+semname, so the first
+// acquirer's lock stays forever and every later acquire is refused after 10 ms of retries.
+// Seed 003 (003_1574696df119e600.txt) semaphore_with_lock makes the same mistake with
+// release_semaphore(listName, id).
+//
+// Keys: fair's + <prefix>lock:<own segment> (never expires, never freed).
+#include <exception>
+
+#include "algorithms/fair_locked.h"
+
+namespace semsim {
+
+FairLockedAsPublished::FairLockedAsPublished(SemaphoreConfig config)
+    : config_(config), fair_(std::move(config), FairSemaphore::Options{fair_keys(config_.name)}) {}
+
+Task<std::optional<Grant>> FairLockedAsPublished::acquire(Client& client) {
+  auto identifier = co_await acquire_lock(client, config_.name, config_.lock_acquire_timeout);
+  if (!identifier) co_return std::nullopt;  // Python falls off the end: None
+
+  std::optional<Grant> grant;
+  std::exception_ptr error;
+  try {
+    grant = co_await fair_.acquire(client);
+  } catch (...) {
+    error = std::current_exception();  // no co_await inside catch: finish below
+  }
+  // The published `finally`: releases a semaphore permit named like the lock. The lock stays.
+  co_await fair_.release(client, *identifier);
+  if (error) std::rethrow_exception(error);
+  co_return grant;
+}
+
+Task<bool> FairLockedAsPublished::release(Client& client, std::string identifier) {
+  return fair_.release(client, std::move(identifier));
+}
+
+Task<bool> FairLockedAsPublished::refresh(Client& client, std::string identifier) {
+  return fair_.refresh(client, std::move(identifier));
+}
+
+}  // namespace semsim

@@ -1,0 +1,33 @@
+// Beyond the seeds: one atomic Lua script per operation, timed by the server's clock, with a
+// fencing token. Never over-admits whatever the clients' clocks or delays.
+#pragma once
+
+#include "algorithms/semaphore.h"
+
+namespace semsim {
+
+class LuaSemaphore : public Semaphore {
+ public:
+  explicit LuaSemaphore(SemaphoreConfig config);
+
+  Task<void> prepare(Client& client) override;
+  Task<std::optional<Grant>> acquire(Client& client) override;
+  Task<bool> release(Client& client, std::string identifier) override;
+  Task<bool> refresh(Client& client, std::string identifier) override;
+  std::string admission_set() const override { return config_.name; }
+
+  struct Script {
+    const char* source;
+    std::string sha;  // from SCRIPT LOAD; reloaded on NOSCRIPT
+  };
+
+ private:
+  Task<Reply> run(Client& client, Script& script, std::vector<std::string> args);
+  std::string server_time_arg(const Client& client) const;
+
+  SemaphoreConfig config_;
+  std::string fence_;
+  Script acquire_, refresh_, release_;
+};
+
+}  // namespace semsim
