@@ -6,6 +6,7 @@
 #include "algorithms/fair_locked.h"
 #include "algorithms/lua.h"
 #include "algorithms/planted.h"
+#include "algorithms/script_variant.h"
 #include "algorithms/semaphore.h"
 #include "algorithms/ttl_key.h"
 
@@ -28,6 +29,7 @@ std::unique_ptr<Semaphore> make_semaphore(const std::string& variant, SemaphoreC
   // the built-in names, e.g.:
   //   if (variant.starts_with("script:")) return make_script_semaphore(variant.substr(7), config);
   // Not implemented in this file; a bad file must throw SetupError naming it.
+  if (variant.starts_with("script:")) return make_script_semaphore(variant.substr(7), std::move(config));
 
   if (variant == "basic")
     return std::make_unique<BasicSemaphore>(std::move(config), BasicSemaphore::Options{});
