@@ -1,0 +1,28 @@
+// Deterministic text for CSV files and reports: quoting and fixed-decimal numbers.
+// Everything goes through std::to_chars so the output never depends on the C locale.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace semsim {
+
+// RFC 4180 quoting: a field with a comma or a double quote is wrapped in quotes and inner quotes
+// doubled. Newlines are replaced by spaces first, because libfccp reads one physical line per row.
+std::string csv_field(std::string_view s);
+void append_csv_field(std::string& out, std::string_view s);
+
+// `value` with exactly `decimals` digits after the point ("nan"/"inf" never appear: callers pass
+// finite numbers or use the optional overload, which prints an empty field for "undefined").
+std::string fixed(double value, int decimals);
+std::string fixed(const std::optional<double>& value, int decimals);
+
+// Microseconds as milliseconds with three decimals: exact, since 1 us = 0.001 ms.
+std::string us_as_ms(std::int64_t us);
+
+void append_int(std::string& out, std::int64_t v);
+void append_uint(std::string& out, std::uint64_t v);
+
+}  // namespace semsim
