@@ -1,0 +1,207 @@
+#include "reports/checker.h"
+
+#include <stdexcept>
+
+#include "reports/fairness.h"
+#include "reports/key_values.h"
+
+namespace semsim {
+
+namespace {
+// Client ids index vectors; a bigger id is a corrupt row, not a client.
+constexpr int kMaxClientId = 10'000'000;
+constexpr std::int64_t kDefaultLivenessBoundMs = 10'000;
+}  // namespace
+
+Checker::Checker(CheckOptions options)
+    : options_(options),
+      holds_(options.limit.value_or(0), options.max_episodes_kept, options.holders_points),
+      liveness_(options.liveness_bound_ms.value_or(kDefaultLivenessBoundMs)) {
+  if (options_.limit) {
+    meta_.limit = *options_.limit;
+    have_limit_ = true;
+  }
+}
+
+Checker::ClientState& Checker::client(int id) {
+  if (id < 0 || id > kMaxClientId)
+    throw HistoryError("client id " + std::to_string(id) + " is out of range 0.." +
+                       std::to_string(kMaxClientId));
+  if (static_cast<std::size_t>(id) >= clients_.size()) clients_.resize(id + 1);
+  return clients_[id];
+}
+
+void Checker::read_run_row(const Event& e) {
+  KeyValues kv;
+  try {
+    kv = KeyValues::parse(e.detail);
+  } catch (const std::invalid_argument& err) {
+    throw HistoryError(std::string("run row detail: ") + err.what());
+  }
+  try {
+    if (e.phase == Phase::info) {
+      // The first row: the run's options.
+      if (auto v = kv.get("variant")) meta_.variant = *v;
+      if (auto v = kv.get("mode")) meta_.mode = *v;
+      if (auto v = kv.get_uint("seed")) meta_.seed = *v;
+      if (auto v = kv.get_int("clients")) meta_.clients = static_cast<int>(*v);
+      if (auto v = kv.get_int("duration_ms")) meta_.duration_ms = *v;
+      if (auto v = kv.get_int("timeout_ms")) meta_.timeout_ms = *v;
+      if (auto v = kv.get_int("limit"); v && !options_.limit) {
+        meta_.limit = static_cast<int>(*v);
+        have_limit_ = true;
+        holds_.set_limit(meta_.limit);
+      }
+      if (!options_.liveness_bound_ms)
+        liveness_.set_bound_ms(meta_.timeout_ms ? *meta_.timeout_ms + 1000 : kDefaultLivenessBoundMs);
+    } else if (e.phase == Phase::ok || e.phase == Phase::fail) {
+      // The last row: how the run ended.
+      meta_.status = e.phase == Phase::ok ? "complete" : "failed";
+      meta_.reason = kv.get("reason").value_or("");
+      row_commands_ = kv.get_int("commands");
+      row_wall_s_ = kv.get_double("wall_s");
+    }
+  } catch (const std::invalid_argument& err) {
+    throw HistoryError(std::string("run row detail: ") + err.what());
+  }
+}
+
+void Checker::close_instant() {
+  int n = holds_.holders();
+  holds_.instant_done(now_us_);
+  liveness_.instant_done(now_us_, n < meta_.limit && waits_.waiting() > 0, granted_now_);
+  granted_now_ = false;
+}
+
+void Checker::add(const Event& e) {
+  if (started_ && (e.true_us < now_us_ || (e.true_us == now_us_ && e.seq <= last_seq_)))
+    throw HistoryError("event seq " + std::to_string(e.seq) + " at true_us " +
+                       std::to_string(e.true_us) + " comes after seq " + std::to_string(last_seq_) +
+                       " at true_us " + std::to_string(now_us_) +
+                       ": a history must be sorted by (true_us, seq)");
+  if (!started_) {
+    started_ = true;
+    meta_.start_us = e.true_us;
+    now_us_ = e.true_us;
+  } else if (e.true_us > now_us_) {
+    close_instant();
+    holds_.elapse(now_us_, e.true_us);
+    now_us_ = e.true_us;
+  }
+  last_seq_ = e.seq;
+  ++meta_.events;
+
+  if (e.op == Op::run) {
+    read_run_row(e);
+    return;
+  }
+  if (!have_limit_)
+    throw HistoryError("no limit known at seq " + std::to_string(e.seq) +
+                       ": the first row must be a run row with limit=N (or pass the limit)");
+  if (e.phase == Phase::info && (e.op == Op::acquire || e.op == Op::release || e.op == Op::refresh))
+    ++meta_.unknown;
+
+  ClientState& c = client(e.client);
+  const std::int64_t t = e.true_us;
+  switch (e.op) {
+    case Op::acquire:
+      if (e.phase == Phase::invoke) {
+        ++meta_.acquires;
+        ++c.stats.attempts;
+        c.pending = true;
+        c.invoke_us = t;
+        c.offset_sum_us += e.client_us - t;
+        fifo_.invoked(e.client, ++c.attempt, t);
+        break;
+      }
+      // An outcome without a recorded invoke (a truncated start) counts, without a latency.
+      if (e.phase == Phase::ok) {
+        ++meta_.granted;
+        ++c.stats.granted;
+        holds_.grant(e.client, t, e.identifier);
+        waits_.granted(e.client, t);
+        granted_now_ = true;
+        if (c.pending) {
+          latency_.add(t - c.invoke_us);
+          fifo_.admitted(e.client, c.invoke_us);
+        }
+      } else if (e.phase == Phase::fail) {
+        ++meta_.rejected;
+        ++c.stats.rejected;
+        std::int64_t invoke_us = c.pending ? c.invoke_us : t;
+        if (c.pending) {
+          latency_.add(t - c.invoke_us);
+          fifo_.rejected(e.client, c.invoke_us, t);
+        }
+        waits_.rejected(e.client, invoke_us);
+      } else {  // info: may have been granted
+        ++meta_.acquire_unknown;
+        ++c.stats.unknown;
+        holds_.possible(e.client);
+        if (c.pending) fifo_.abandoned(e.client);
+      }
+      c.pending = false;
+      break;
+    case Op::release:
+      if (e.phase == Phase::invoke) holds_.end(e.client);
+      break;
+    case Op::refresh:
+      if (e.phase == Phase::fail) holds_.end(e.client);
+      break;
+    case Op::crash:
+      holds_.end(e.client);
+      waits_.crashed(e.client, t);
+      if (c.pending) fifo_.abandoned(e.client);
+      c.pending = false;
+      break;
+    case Op::pause:  // a paused client still holds: nothing changes
+    case Op::resume:
+    case Op::jump:  // the offset shows in client_us of later rows
+    case Op::run:
+      break;
+  }
+}
+
+Summary Checker::finish(const RunStats& stats) const {
+  Summary s = meta_;
+  std::int64_t end_us = started_ ? now_us_ : 0;
+  s.end_us = end_us;
+  if (started_) {
+    Checker last = *this;  // close the last instant without disturbing this checker
+    last.close_instant();
+    last.holds_.finish(end_us, s);
+    last.liveness_.finish(end_us, s);
+  } else {
+    holds_.finish(end_us, s);
+    liveness_.finish(end_us, s);
+  }
+  waits_.finish(end_us, s);
+  s.fifo_inversions = fifo_.inversions();
+
+  for (std::size_t id = 0; id < clients_.size(); ++id) {
+    const ClientState& c = clients_[id];
+    if (c.stats.attempts == 0 && c.stats.granted == 0 && c.stats.rejected == 0) continue;
+    ClientStats cs = c.stats;
+    cs.client = static_cast<int>(id);
+    cs.mean_offset_ms = c.stats.attempts
+                            ? static_cast<double>(c.offset_sum_us) / 1000.0 / static_cast<double>(c.stats.attempts)
+                            : 0.0;
+    s.per_client.push_back(cs);
+  }
+  s.jain_index = jain_index(s.per_client);
+  SkewSuccess skew = skew_success(s.per_client);
+  s.skew_success_correlation = skew.correlation;
+  s.skew_success_slope = skew.slope_per_ms;
+
+  s.acquire_latency = latency_;
+  s.acquire_p50_us = latency_.percentile_us(50);
+  s.acquire_p99_us = latency_.percentile_us(99);
+
+  s.commands = stats.commands ? stats.commands : row_commands_;
+  s.wall_s = stats.wall_s ? stats.wall_s : row_wall_s_;
+  if (s.commands && s.wall_s && *s.wall_s > 0)
+    s.commands_per_s = static_cast<double>(*s.commands) / *s.wall_s;
+  return s;
+}
+
+}  // namespace semsim
