@@ -13,12 +13,14 @@
 
 #include <string>
 
+#include "reports/charts.h"
 #include "reports/checker.h"
 #include "reports/history_reader.h"
 #include "reports/history_writer.h"
 #include "reports/run_rows.h"
 #include "reports/summary.h"
 #include "reports/summary_csv.h"
+#include "reports/timeline.h"
 
 namespace semsim {
 

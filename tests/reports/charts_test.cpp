@@ -1,0 +1,127 @@
+// Charts (gnuplot) and the HTML timeline, on a small synthetic run.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "reports/analysis.h"
+#include "reports/gnuplot.h"
+#include "reports/synthetic_history.h"
+
+namespace semsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SmallRun {
+  std::string dir;
+  std::string history;
+  Summary summary;
+};
+
+SmallRun small_run(const std::string& name, int clients = 8) {
+  SmallRun r;
+  r.dir = (fs::temp_directory_path() / "semsim_reports_tests" / (name + std::to_string(::getpid()))).string();
+  fs::create_directories(r.dir);
+  r.history = r.dir + "/history.csv";
+  SyntheticOptions o;
+  o.clients = clients;
+  o.limit = 2;
+  o.events = 3000;
+  o.over_admit_per_mille = 50;
+  {
+    HistoryWriter w(r.history);
+    generate_history(o, [&](const Event& e) { w.write(e); });
+  }
+  r.summary = analyze_history(r.history);
+  return r;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool have_gnuplot(const std::string& dir) {
+  std::ostringstream warn;
+  return find_gnuplot(dir, warn).available;
+}
+
+TEST(Charts, RunChartsAreWrittenAsSvgAndPng) {
+  SmallRun r = small_run("charts");
+  if (!have_gnuplot(r.dir)) GTEST_SKIP() << "gnuplot not installed";
+  std::ostringstream warn;
+  EXPECT_TRUE(draw_run_charts(r.dir, r.summary, warn)) << warn.str();
+  for (std::string name : {"holders", "skew_success", "latency"}) {
+    EXPECT_GT(fs::file_size(r.dir + "/" + name + ".svg"), 1000u) << name;
+    EXPECT_GT(fs::file_size(r.dir + "/" + name + ".png"), 1000u) << name;
+    EXPECT_TRUE(fs::exists(r.dir + "/" + name + ".dat")) << name;
+  }
+  EXPECT_NE(slurp(r.dir + "/holders.svg").find("<svg"), std::string::npos);
+}
+
+TEST(Charts, ComparisonChartsHaveOneLinePerVariant) {
+  SmallRun r = small_run("compare");
+  if (!have_gnuplot(r.dir)) GTEST_SKIP() << "gnuplot not installed";
+  std::string sweep = r.dir + "/sweep.csv";
+  {
+    std::ofstream out(sweep);
+    out << sweep_csv_header() << '\n';
+    for (const char* variant : {"basic", "fair"})
+      for (double skew : {0.0, 10.0, 20.0}) {
+        Summary s = r.summary;
+        s.variant = variant;
+        s.over_admission = static_cast<int>(skew / 10);
+        out << sweep_csv_row("skew_ms", skew, s) << '\n';
+      }
+  }
+  std::ostringstream warn;
+  EXPECT_TRUE(draw_comparison_charts(sweep, r.dir, warn)) << warn.str();
+  std::string svg = slurp(r.dir + "/compare_over_admission.svg");
+  EXPECT_NE(svg.find("basic"), std::string::npos);
+  EXPECT_NE(svg.find("fair"), std::string::npos);
+  EXPECT_TRUE(fs::exists(r.dir + "/compare_jain_index.png"));
+  EXPECT_TRUE(fs::exists(r.dir + "/compare_fifo_inversions.png"));
+}
+
+TEST(Charts, MissingGnuplotIsOneWarningLineNotAnError) {
+  SmallRun r = small_run("nognuplot");
+  const char* old = std::getenv("PATH");
+  std::string saved = old ? old : "";
+  ::setenv("PATH", "/nonexistent", 1);
+  std::ostringstream warn;
+  bool drawn = draw_run_charts(r.dir, r.summary, warn);
+  ::setenv("PATH", saved.c_str(), 1);
+  EXPECT_FALSE(drawn);
+  EXPECT_EQ(warn.str(), "warning: gnuplot not found on PATH; charts skipped\n");
+}
+
+TEST(Timeline, PageIsSelfContainedWithOneRowPerClient) {
+  SmallRun r = small_run("timeline");
+  std::string html_path = r.dir + "/timeline.html";
+  write_timeline_html(r.history, html_path, r.summary);
+  std::string html = slurp(html_path);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_NE(html.find(">client 1<"), std::string::npos);
+  EXPECT_NE(html.find(">client 8<"), std::string::npos);
+  EXPECT_NE(html.find("fill=\"#f4a0a0\""), std::string::npos);  // over-admission band
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+}
+
+TEST(Timeline, SaysHowManyClientsWereLeftOut) {
+  SmallRun r = small_run("timeline_cap", 12);
+  std::string html_path = r.dir + "/timeline.html";
+  write_timeline_html(r.history, html_path, r.summary, /*max_clients=*/5);
+  std::string html = slurp(html_path);
+  EXPECT_NE(html.find("Showing the first 5 clients; 7 more are not drawn."), std::string::npos);
+  EXPECT_EQ(html.find(">client 6<"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace semsim
