@@ -1,0 +1,74 @@
+// How much the checker costs on top of reading a history: generates a synthetic history file
+// (10 million events by default), then times (1) reading it alone and (2) reading + checking it.
+//
+//   checker_bench [EVENTS] [PATH]     default: 10000000 /tmp/semsim_checker_bench.csv
+//
+// The file is generated once and reused when it already has the right number of rows: delete it to
+// regenerate. Wall-clock timing is the point of this program (it is not part of a simulation).
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "reports/analysis.h"
+#include "reports/synthetic_history.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+std::int64_t count_rows(const std::string& path) {
+  semsim::HistoryReader r(path);
+  semsim::Event e;
+  std::int64_t n = 0;
+  while (r.next(e)) ++n;
+  return n;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::int64_t events = argc > 1 ? std::atoll(argv[1]) : 10'000'000;
+  std::string path = argc > 2 ? argv[2] : "/tmp/semsim_checker_bench.csv";
+  try {
+    if (!std::filesystem::exists(path) || count_rows(path) != events) {
+      auto t0 = Clock::now();
+      semsim::SyntheticOptions o;
+      o.clients = 200;
+      o.limit = 20;
+      o.events = events;
+      semsim::HistoryWriter w(path, 1 << 14);
+      semsim::generate_history(o, [&](const semsim::Event& e) { w.write(e); });
+      w.close();
+      std::cout << "generated " << events << " events (" << std::filesystem::file_size(path) / (1 << 20)
+                << " MiB) in " << seconds_since(t0) << " s: " << path << "\n";
+    }
+
+    auto t0 = Clock::now();
+    std::int64_t rows = count_rows(path);
+    double read_s = seconds_since(t0);
+
+    t0 = Clock::now();
+    semsim::Summary s = semsim::analyze_history(path);
+    double check_s = seconds_since(t0);
+
+    std::printf("%-22s %12s %12s %14s\n", "", "seconds", "events/s", "vs read only");
+    std::printf("%-22s %12.3f %12.0f %14s\n", "read only", read_s, rows / read_s, "1.00x");
+    std::printf("%-22s %12.3f %12.0f %13.2fx\n", "read + check", check_s, s.events / check_s,
+                check_s / read_s);
+    std::printf("checker alone ~ %.3f s (%.0f ns/event)\n", check_s - read_s,
+                (check_s - read_s) * 1e9 / static_cast<double>(rows));
+    std::cout << "\n";
+    semsim::print_summary(std::cout, s);
+  } catch (const std::exception& e) {
+    std::cerr << "checker_bench: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
