@@ -11,9 +11,7 @@ int not_built(const char* name) {
 }
 }  // namespace
 
-int scenario_command(int, char**) { return not_built("scenario"); }
 int check_command(int, char**) { return not_built("check"); }
 int compare_command(int, char**) { return not_built("compare"); }
-int analyze_command(int, char**) { return not_built("analyze"); }
 
 }  // namespace semsim

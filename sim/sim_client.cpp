@@ -35,7 +35,8 @@ struct WakeAt {
 }  // namespace
 
 Task<void> SimClient::sleep(Micros d) {
-  co_await WakeAt{scheduler_, scheduler_.now() + std::max(d, Micros(0)), [this](auto h) { wake(h); }};
+  WakeAt wake_at{scheduler_, scheduler_.now() + std::max(d, Micros(0)), [this](auto h) { wake(h); }};
+  co_await wake_at;
 }
 
 std::string SimClient::new_identifier() {
@@ -89,7 +90,9 @@ void SimClient::send(std::vector<Command> commands, bool atomic, std::vector<Rep
 Task<std::vector<Reply>> SimClient::transaction(std::vector<Command> commands) {
   commands.insert(commands.begin(), Command{"MULTI"});
   commands.push_back(Command{"EXEC"});
-  std::vector<Reply> replies = co_await Exchange{*this, std::move(commands), true, {}};
+  // Awaiters are named locals: g++ 12 mishandles temporaries in a co_await expression.
+  Exchange exchange{*this, std::move(commands), true, {}};
+  std::vector<Reply> replies = co_await exchange;
   Reply& exec = replies.back();
   if (exec.is_error()) throw ReplyError("EXEC: " + exec.text);
   if (exec.kind != Reply::Kind::array) throw ReplyError("transaction aborted");
@@ -97,7 +100,8 @@ Task<std::vector<Reply>> SimClient::transaction(std::vector<Command> commands) {
 }
 
 Task<std::vector<Reply>> SimClient::pipeline(std::vector<Command> commands) {
-  co_return co_await Exchange{*this, std::move(commands), false, {}};
+  Exchange exchange{*this, std::move(commands), false, {}};
+  co_return co_await exchange;
 }
 
 void SimClient::spawn(Task<void> task) {

@@ -1,0 +1,69 @@
+#include "sim/run_execution.h"
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <ostream>
+
+#include "algorithms/semaphore.h"
+#include "reports/analysis.h"
+#include "reports/charts.h"
+#include "reports/timeline.h"
+
+namespace semsim {
+
+namespace fs = std::filesystem;
+
+RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostream& log, RunFiles files) {
+  const std::string prefix = redis.new_prefix();
+  SemaphoreConfig config;
+  config.name = prefix + "sem";
+  config.limit = options.limit;
+  config.timeout = options.timeout;
+  config.lock_timeout = options.lock_timeout;
+  config.lock_acquire_timeout = options.lock_acquire_timeout;
+  std::unique_ptr<Semaphore> semaphore = make_semaphore(options.variant, config);
+
+  log << "semsim " << SEMSIM_VERSION << ": " << run_detail(options) << "\n"
+      << "redis: " << redis.describe() << ", keys under " << prefix << "\n";
+
+  std::unique_ptr<HistoryWriter> history;
+  if (files.history || files.summary) fs::create_directories(options.out);
+  if (files.history) {
+    std::ofstream ini(fs::path(options.out) / "run.ini");
+    ini << "# semsim " << SEMSIM_VERSION << " against " << redis.describe() << "\n"
+        << "# replay: semsim scenario " << (fs::path(options.out) / "run.ini").string() << "\n";
+    write_run_ini(ini, options);
+    history = std::make_unique<HistoryWriter>((fs::path(options.out) / "history.csv").string());
+    log << "replay: semsim scenario " << (fs::path(options.out) / "run.ini").string() << "\n";
+  }
+
+  Checker checker;
+  Simulation simulation(options, *semaphore, redis.link(), [&](const Event& e) {
+    if (history) history->write(e);
+    checker.add(e);
+  });
+  RunOutput output;
+  try {
+    output.result = simulation.run();
+  } catch (...) {
+    redis.clean(prefix);
+    throw;
+  }
+  if (history) history->close();
+  try {
+    redis.clean(prefix);
+  } catch (const std::exception& e) {
+    log << "warning: could not delete the run's keys under " << prefix << ": " << e.what() << "\n";
+  }
+  output.summary = checker.finish(RunStats{static_cast<std::int64_t>(output.result.commands), output.result.wall_s});
+  if (files.summary) {
+    const fs::path out(options.out);
+    write_summary_csv((out / "summary.csv").string(), output.summary);
+    if (files.history) write_timeline_html((out / "history.csv").string(), (out / "timeline.html").string(), output.summary);
+    if (options.charts) draw_run_charts(options.out, output.summary, log);
+  }
+  return output;
+}
+
+}  // namespace semsim

@@ -1,0 +1,138 @@
+#include "sim/scenario.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/client_table.h"
+
+namespace semsim {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> words(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// program_options reports no line numbers, so find where a key stands ourselves:
+// `section.key` is `key = ...` under `[section]`.
+int line_of(const std::string& path, const std::string& full_key) {
+  std::ifstream in(path);
+  std::string section, line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const auto start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line[start] == '#') continue;
+    if (line[start] == '[') {
+      section = line.substr(start + 1, line.find(']') - start - 1);
+      continue;
+    }
+    std::string key = line.substr(start, line.find('=') - start);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    if ((section.empty() ? key : section + "." + key) == full_key) return n;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path) {
+  Scenario sc;
+  sc.path = path;
+  sc.name = fs::path(path).stem().string();
+  const auto fail = [&](const std::string& key, const std::string& why) -> InputError {
+    const int line = line_of(path, key);
+    return InputError(path + (line ? ":" + std::to_string(line) : "") + ": " + key + ": " + why);
+  };
+
+  po::options_description o = run_options_description();
+  o.add_options()("variants", po::value<std::string>(), "variants to run, space-separated");
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open the scenario file");
+  po::parsed_options parsed(&o);
+  try {
+    parsed = po::parse_config_file(in, o, /*allow_unregistered=*/true);
+  } catch (const po::error& e) {
+    throw InputError(path + ": " + e.what());
+  }
+  po::variables_map vm;
+  std::vector<std::pair<std::string, std::string>> extra;  // expect.* and sweep.*
+  for (const auto& opt : parsed.options) {
+    if (!opt.unregistered) continue;
+    const std::string& key = opt.string_key;
+    const std::string value = opt.value.empty() ? "" : opt.value.front();
+    if (key.rfind("expect.", 0) == 0 || key.rfind("sweep.", 0) == 0) extra.emplace_back(key, value);
+    else throw fail(key, "unknown key (see `semsim run --help` for the options)");
+  }
+  try {
+    po::store(parsed, vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError(path + ": " + e.what());
+  }
+  if (vm.count("variants") && !vm["variant"].defaulted()) throw fail("variants", "give either variant or variants");
+  sc.variants = vm.count("variants") ? words(vm["variants"].as<std::string>())
+                                     : std::vector<std::string>{vm["variant"].as<std::string>()};
+  if (sc.variants.empty()) throw fail("variants", "no variant named");
+
+  const std::string base = fs::path(path).parent_path().string();
+  for (const auto& [key, value] : extra) {
+    if (key.rfind("sweep.", 0) == 0) {
+      if (!sc.sweep_option.empty()) throw fail(key, "only one option can be swept");
+      sc.sweep_option = key.substr(6);
+      if (!o.find_nothrow(sc.sweep_option, false)) throw fail(key, "'" + sc.sweep_option + "' is not a run option");
+      sc.sweep_values = words(value);
+      if (sc.sweep_values.empty()) throw fail(key, "no values");
+      continue;
+    }
+    // expect.METRIC or expect.VARIANT.METRIC (the variant may itself contain dots: script:x.ini)
+    const std::string rest = key.substr(7);
+    const auto dot = rest.rfind('.');
+    Expectation e;
+    try {
+      e = parse_expectation(dot == std::string::npos ? rest : rest.substr(dot + 1), value);
+    } catch (const std::invalid_argument& err) {
+      throw fail(key, err.what());
+    }
+    if (dot != std::string::npos) {
+      e.variant = rest.substr(0, dot);
+      bool listed = false;
+      for (const auto& v : sc.variants) listed |= v == e.variant;
+      if (!listed) throw fail(key, "variant '" + e.variant + "' is not among this scenario's variants");
+    }
+    e.where = path + ":" + std::to_string(line_of(path, key));
+    sc.expectations.push_back(e);
+  }
+
+  // One run per variant and sweep value: the same options with those two replaced.
+  const std::vector<std::string> points = sc.sweep_option.empty() ? std::vector<std::string>{""} : sc.sweep_values;
+  for (const auto& variant : sc.variants) {
+    for (const auto& point : points) {
+      po::variables_map run_vm = vm;
+      const auto set = [&](const std::string& k, const std::string& v) {
+        run_vm.erase(k);
+        run_vm.insert({k, po::variable_value(boost::any(v), false)});
+      };
+      set("variant", variant);
+      if (!sc.sweep_option.empty()) set(sc.sweep_option, point);
+      try {
+        sc.runs.push_back(run_options_from(run_vm, base));
+      } catch (const std::invalid_argument& e) {
+        // run_options_from names the option as "--NAME=VALUE: ..."; point at its line.
+        const std::string what = e.what();
+        const auto eq = what.find('=');
+        const std::string option = what.rfind("--", 0) == 0 && eq != std::string::npos ? what.substr(2, eq - 2) : "";
+        const int line = option.empty() ? 0 : line_of(path, option);
+        throw InputError(path + (line ? ":" + std::to_string(line) : "") + ": " + what);
+      }
+    }
+  }
+  return sc;
+}
+
+}  // namespace semsim
