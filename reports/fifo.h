@@ -8,9 +8,11 @@
 // inverted rejections (each R once, however many A's overtook it). Acquires with an info outcome,
 // or none before a crash or the end of the history, are not admitted.
 //
-// One pass, memory bounded by pending acquires: an A that completes before R fails is covered by
-// the largest invoke time among admitted acquires so far; R's that failed while an A invoked
-// after them was still pending wait in a queue until every acquire invoked before r_f completed.
+// One pass, memory bounded by clients: an A admitted before R fails is covered by the largest
+// invoke time among admitted acquires so far. Otherwise, when R fails it registers with each
+// acquire still pending that was invoked in (r_i, r_f]; the first of them to be admitted inverts
+// R, and R is forgotten once all of them are settled. A stuck acquire (a paused client) only
+// holds on to the few rejections invoked before it.
 #pragma once
 
 #include <cstdint>
@@ -36,16 +38,22 @@ class FifoTracker {
     std::uint64_t attempt;
   };
   struct Rejection {
-    std::int64_t invoke_us, fail_us;
-    int client;
-    bool counted;
+    int candidates = 0;  // pending acquires that may still invert it
+    bool counted = false;
   };
-  void done(int client);
-  void prune();
+  struct ClientState {
+    std::uint64_t live_attempt = 0;   // the attempt pending, 0 for none
+    std::vector<std::size_t> waiters;  // rejections registered with that attempt
+  };
+  bool live(const Pending& p) const { return clients_[p.client].live_attempt == p.attempt; }
+  void settle(int client, bool admitted);
+  void compact();
 
-  std::vector<std::uint64_t> live_attempt_;  // per client: attempt pending, or 0 for none
-  std::deque<Pending> pending_;              // in invoke order; stale entries skipped lazily
-  std::deque<Rejection> waiting_;            // rejections an acquire still pending may invert
+  std::vector<ClientState> clients_;
+  std::deque<Pending> pending_;  // in invoke order; settled entries dropped lazily
+  std::size_t live_pending_ = 0;
+  std::vector<Rejection> rejections_;  // slots, reused through free_
+  std::vector<std::size_t> free_;
   std::int64_t latest_admitted_invoke_us_ = INT64_MIN;
   std::int64_t inversions_ = 0;
 };

@@ -38,6 +38,19 @@ TEST(CheckerFairness, FifoInversionsCountRejectionsOvertakenByALaterAdmittedAcqu
   EXPECT_EQ(h.check().fifo_inversions, 3);
 }
 
+TEST(CheckerFairness, ALongPendingAcquireStillInvertsTheRejectionsItOvertook) {
+  // Client 1's acquire (invoked at 5) is answered only at 1000; client 2 (invoked at 0) was
+  // rejected at 10: one inversion. The thousand rejections between 20 and 990 were all invoked
+  // after client 1's request, so client 1 cannot invert them.
+  HistoryBuilder h(1, 3);
+  h.at(0, 2, Op::acquire, Phase::invoke).at(5, 1, Op::acquire, Phase::invoke);
+  h.at(10, 2, Op::acquire, Phase::fail);
+  for (int i = 0; i < 970; ++i)
+    h.at(20 + i, 3, Op::acquire, Phase::invoke).at(20.5 + i, 3, Op::acquire, Phase::fail);
+  h.at(1000, 1, Op::acquire, Phase::ok).end(1100);
+  EXPECT_EQ(h.check().fifo_inversions, 1);
+}
+
 TEST(CheckerFairness, JainIndexOverClientsThatTried) {
   // Grants 1, 2, 3 and 0 (client 4 tried once and was rejected): (1+2+3)^2 / (4 * (1+4+9)) = 36/56.
   HistoryBuilder h(10);
