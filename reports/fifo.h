@@ -8,11 +8,12 @@
 // inverted rejections (each R once, however many A's overtook it). Acquires with an info outcome,
 // or none before a crash or the end of the history, are not admitted.
 //
-// One pass, memory bounded by clients: an A admitted before R fails is covered by the largest
-// invoke time among admitted acquires so far. Otherwise, when R fails it registers with each
-// acquire still pending that was invoked in (r_i, r_f]; the first of them to be admitted inverts
-// R, and R is forgotten once all of them are settled. A stuck acquire (a paused client) only
-// holds on to the few rejections invoked before it.
+// One pass. An A admitted before R fails is covered by the largest invoke time among admitted
+// acquires so far. Otherwise R waits in a queue (ordered by fail time) while some acquire invoked
+// in (r_i, r_f] is still pending, and an A that is admitted later walks back over the R's that
+// failed after its invoke. Memory: the pending acquires (at most one per client) plus the
+// rejections that happened while one of them was pending, bounded by how long an acquire can
+// stay unanswered (the network timeout or a pause), not by the length of the history.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,7 @@ class FifoTracker {
   void abandoned(int client);  // info, crash: the pending acquire will never be admitted
 
   std::int64_t inversions() const { return inversions_; }
+  std::size_t waiting() const { return waiting_.size(); }  // for tests of the memory bound
 
  private:
   struct Pending {
@@ -38,22 +40,19 @@ class FifoTracker {
     std::uint64_t attempt;
   };
   struct Rejection {
-    int candidates = 0;  // pending acquires that may still invert it
-    bool counted = false;
+    std::int64_t invoke_us, fail_us;
+    int client;
+    bool counted;
   };
-  struct ClientState {
-    std::uint64_t live_attempt = 0;   // the attempt pending, 0 for none
-    std::vector<std::size_t> waiters;  // rejections registered with that attempt
-  };
-  bool live(const Pending& p) const { return clients_[p.client].live_attempt == p.attempt; }
-  void settle(int client, bool admitted);
-  void compact();
+  bool live(const Pending& p) const { return live_attempt_[p.client] == p.attempt; }
+  bool pending_within(std::int64_t after_us, std::int64_t until_us) const;
+  void settle(int client);
+  void prune();
 
-  std::vector<ClientState> clients_;
-  std::deque<Pending> pending_;  // in invoke order; settled entries dropped lazily
+  std::vector<std::uint64_t> live_attempt_;  // per client: the attempt pending, 0 for none
+  std::deque<Pending> pending_;              // in invoke order; settled entries dropped lazily
   std::size_t live_pending_ = 0;
-  std::vector<Rejection> rejections_;  // slots, reused through free_
-  std::vector<std::size_t> free_;
+  std::deque<Rejection> waiting_;            // in fail order
   std::int64_t latest_admitted_invoke_us_ = INT64_MIN;
   std::int64_t inversions_ = 0;
 };

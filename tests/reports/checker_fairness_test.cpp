@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "history_builder.h"
+#include "reports/fifo.h"
 #include "reports/latency.h"
 
 namespace semsim {
@@ -49,6 +50,20 @@ TEST(CheckerFairness, ALongPendingAcquireStillInvertsTheRejectionsItOvertook) {
     h.at(20 + i, 3, Op::acquire, Phase::invoke).at(20.5 + i, 3, Op::acquire, Phase::fail);
   h.at(1000, 1, Op::acquire, Phase::ok).end(1100);
   EXPECT_EQ(h.check().fifo_inversions, 1);
+}
+
+TEST(FifoTracker, RejectionsNoPendingAcquireCanInvertAreForgotten) {
+  // Client 1's acquire stays pending throughout; 1000 later rejections of client 2 cannot be
+  // inverted by it (invoked after it), so none of them is kept.
+  FifoTracker f;
+  f.invoked(1, 1, 0);
+  for (int i = 0; i < 1000; ++i) {
+    f.invoked(2, static_cast<std::uint64_t>(i + 1), 10 + 2 * i);
+    f.rejected(2, 10 + 2 * i, 11 + 2 * i);
+  }
+  EXPECT_EQ(f.waiting(), 0u);
+  f.admitted(1, 0);
+  EXPECT_EQ(f.inversions(), 0);
 }
 
 TEST(CheckerFairness, JainIndexOverClientsThatTried) {
