@@ -26,7 +26,7 @@ void report(std::ostream& out, const std::string& label, const Expectation& e, c
   (j.met ? tally.met : tally.failed)++;
   std::ostringstream what;
   what << e.describe();
-  out << "  " << (j.met ? "ok    " : "FAILED") << "  " << std::left << std::setw(28) << label << std::setw(34)
+  out << "  " << (j.met ? "ok    " : "FAILED") << "  " << std::left << std::setw(27) << label << " " << std::setw(34)
       << what.str() << " observed " << (j.observed.empty() ? "n/a" : j.observed) << "\n";
 }
 
