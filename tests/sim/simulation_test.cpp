@@ -1,0 +1,236 @@
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "reports/analysis.h"
+#include "sim/redis_session.h"
+#include "sim/run_execution.h"
+#include "sim/sim_client.h"
+
+namespace semsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SimulationTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { redis_ = std::make_unique<RedisSession>(""); }
+  static void TearDownTestSuite() { redis_.reset(); }
+  static std::unique_ptr<RedisSession> redis_;
+
+  std::string dir(const std::string& name) { return (fs::path(::testing::TempDir()) / ("sim_" + name)).string(); }
+
+  RunOutput run(RunOptions o, const std::string& out) {
+    o.out = dir(out);
+    o.charts = false;
+    std::ostringstream log;
+    return execute_run(o, *redis_, log);
+  }
+
+  static std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), {}};
+  }
+};
+std::unique_ptr<RedisSession> SimulationTest::redis_;
+
+RunOptions skewed_basic(std::uint64_t seed) {
+  RunOptions o;
+  o.variant = "basic";
+  o.clients = 50;
+  o.limit = 5;
+  o.skew = Distribution::parse("uniform:-10ms..10ms");
+  o.delay = Distribution::parse("uniform:0ms..2ms");
+  o.duration = Micros(2'000'000);
+  o.seed = seed;
+  return o;
+}
+
+TEST_F(SimulationTest, SameSeedGivesAByteIdenticalHistoryAndAnotherSeedADifferentOne) {
+  run(skewed_basic(7), "a");
+  run(skewed_basic(7), "b");
+  run(skewed_basic(8), "c");
+  const std::string a = slurp(dir("a") + "/history.csv");
+  EXPECT_GT(a.size(), 10'000u);
+  EXPECT_EQ(a, slurp(dir("b") + "/history.csv"));
+  EXPECT_NE(a, slurp(dir("c") + "/history.csv"));
+}
+
+TEST_F(SimulationTest, AddingAClientLeavesTheOthersClocksAlone) {
+  // Per-client streams: client 3's skew does not depend on how many clients there are.
+  RunOptions o = skewed_basic(3);
+  o.duration = Micros(100'000);
+  o.think = Distribution::parse("fixed:1ms");
+  o.clients = 3;
+  run(o, "three");
+  o.clients = 4;
+  run(o, "four");
+  const auto offset_of_client_3 = [&](const std::string& name) {
+    HistoryReader reader(dir(name) + "/history.csv");
+    Event e;
+    while (reader.next(e))
+      if (e.client == 3) return e.client_us - e.true_us;
+    return std::int64_t{-1'000'000'000};
+  };
+  EXPECT_NE(offset_of_client_3("three"), -1'000'000'000);
+  EXPECT_EQ(offset_of_client_3("three"), offset_of_client_3("four"));
+}
+
+TEST_F(SimulationTest, SkewMakesBasicOverAdmitAndTheCheckerSeesIt) {
+  const RunOutput out = run(skewed_basic(7), "skewed");
+  EXPECT_TRUE(out.result.completed);
+  EXPECT_GT(out.summary.granted, 100);
+  EXPECT_GT(out.summary.over_admission, 0);
+  RunOptions fair = skewed_basic(7);
+  fair.variant = "lua";
+  EXPECT_EQ(run(fair, "lua").summary.over_admission, 0);
+}
+
+TEST_F(SimulationTest, AnalyzingTheHistoryGivesTheRunsSummary) {
+  const RunOutput out = run(skewed_basic(11), "analyze");
+  Summary again = analyze_history(dir("analyze") + "/history.csv", {}, RunStats{{}, out.summary.wall_s});
+  EXPECT_EQ(summary_csv_row(again), summary_csv_row(out.summary));
+}
+
+// Drives a scheduler against Redis the way Simulation does: deliveries due at one instant go
+// to Redis together, in order.
+void drive(Scheduler& s, RedisLink& link) {
+  while (!s.empty()) {
+    auto batch = s.next();
+    std::vector<std::vector<Reply>> replies(batch.size());
+    for (std::size_t i = 0; i < batch.size(); ++i)
+      link.submit(std::move(batch[i].commands), [&replies, i](std::vector<Reply> r, std::exception_ptr) { replies[i] = std::move(r); });
+    link.flush();
+    for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(replies[i]));
+  }
+}
+
+Task<void> push_two(Redis& redis, std::string key, bool atomic) {
+  std::vector<Command> cmds;
+  cmds.push_back(Command{"RPUSH", key, "a1"});
+  cmds.push_back(Command{"RPUSH", key, "a2"});
+  if (atomic) co_await redis.transaction(std::move(cmds));
+  else co_await redis.pipeline(std::move(cmds));
+}
+
+Task<void> push_one_later(SimClient& client, std::string key, Micros after) {
+  co_await client.sleep(after);
+  std::vector<Command> cmds;
+  cmds.push_back(Command{"RPUSH", key, "b"});
+  co_await client.redis().transaction(std::move(cmds));
+}
+
+// How often, over 40 seeds, client B's command lands between client A's two commands.
+int interleavings(RedisSession& redis, bool atomic) {
+  int interleaved = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    Scheduler s;
+    const LinkModel a_net{Distribution::parse("uniform:0ms..10ms"), Distribution::fixed(Micros(0)), 0, Distribution::fixed(Micros(0))};
+    const LinkModel b_net{Distribution::fixed(Micros(0)), Distribution::fixed(Micros(0)), 0, Distribution::fixed(Micros(0))};
+    SimClient a(s, 1, ClientClock{}, ClientNetwork(a_net, seed), seed);
+    SimClient b(s, 2, ClientClock{}, ClientNetwork(b_net, seed), seed);
+    const std::string key = redis.new_prefix() + "list";
+    a.spawn(push_two(a.redis(), key, atomic));
+    b.spawn(push_one_later(b, key, Micros(3'000)));
+    drive(s, redis.link());
+    const auto list = redis.link().execute({Command{"LRANGE", key, "0", "-1"}}).at(0);
+    EXPECT_EQ(list.elements.size(), 3u);
+    if (list.elements.size() == 3 && list.elements[1].text == "b") ++interleaved;
+    redis.link().execute({Command{"DEL", key}});
+  }
+  return interleaved;
+}
+
+TEST_F(SimulationTest, APlainPipelineArrivesCommandByCommandSoOthersInterleave) {
+  EXPECT_GT(interleavings(*redis_, /*atomic=*/false), 0);
+}
+
+TEST_F(SimulationTest, ATransactionArrivesWholeSoNobodyInterleaves) {
+  EXPECT_EQ(interleavings(*redis_, /*atomic=*/true), 0);
+}
+
+TEST_F(SimulationTest, APausedClientRunsNothingUntilItsPauseEnds) {
+  Scheduler s;
+  const LinkModel net{Distribution::fixed(Micros(1'000)), Distribution::fixed(Micros(1'000)), 0, Distribution::fixed(Micros(0))};
+  SimClient a(s, 1, ClientClock{}, ClientNetwork(net, 1), 1);
+  Micros woke{-1};
+  auto sleeper = [](SimClient& c, Micros& woke) -> Task<void> {
+    co_await c.sleep(Micros(10'000));
+    woke = c.server_now().value();
+  };
+  a.spawn(sleeper(a, woke));
+  s.at(Micros(5'000), [&] { a.pause_until(Micros(50'000)); });
+  drive(s, redis_->link());
+  EXPECT_EQ(woke, Micros(50'000));
+}
+
+TEST_F(SimulationTest, ACrashedClientNeverRunsAgain) {
+  Scheduler s;
+  const LinkModel net{Distribution::fixed(Micros(1'000)), Distribution::fixed(Micros(1'000)), 0, Distribution::fixed(Micros(0))};
+  SimClient a(s, 1, ClientClock{}, ClientNetwork(net, 1), 1);
+  bool woke = false;
+  auto sleeper = [](SimClient& c, bool& woke) -> Task<void> {
+    co_await c.sleep(Micros(10'000));
+    woke = true;
+  };
+  a.spawn(sleeper(a, woke));
+  s.at(Micros(5'000), [&] { a.crash(); });
+  drive(s, redis_->link());
+  EXPECT_FALSE(woke);
+}
+
+// Live processes whose command line names `text` (redis-server's carries its socket path).
+int redis_servers_mentioning(const std::string& text) {
+  int found = 0;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(in)), {});
+    if (cmdline.find("redis-server") != std::string::npos && cmdline.find(text) != std::string::npos) ++found;
+  }
+  return found;
+}
+
+TEST(SemsimBinary, CtrlCLeavesAValidHistoryAndNoRedisServer) {
+  const std::string out = (fs::path(::testing::TempDir()) / "sim_interrupted").string();
+  // Its own TMPDIR: the embedded server's directory (and command line) can be told from others'.
+  const std::string tmp = (fs::path(::testing::TempDir()) / "sim_interrupted_tmp").string();
+  fs::remove_all(out);
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    setenv("TMPDIR", tmp.c_str(), 1);
+    execl(SEMSIM_BINARY, SEMSIM_BINARY, "run", "--variant", "lua", "--clients", "20", "--limit", "3", "--mode", "paced",
+          "--duration", "60s", "--no-charts", "--out", out.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Wait until the run has written events, then interrupt it as a terminal would.
+  for (int i = 0; i < 100 && !(fs::exists(out + "/history.csv") && fs::file_size(out + "/history.csv") > 2000); ++i)
+    usleep(50'000);
+  EXPECT_EQ(redis_servers_mentioning(tmp), 1);  // the check below can see a server that is there
+  kill(child, SIGINT);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const Summary s = analyze_history(out + "/history.csv");
+  EXPECT_EQ(s.status, "failed");
+  EXPECT_NE(s.reason.find("interrupted"), std::string::npos) << s.reason;
+  EXPECT_GT(s.acquires, 0);
+  EXPECT_TRUE(fs::exists(out + "/summary.csv"));
+  // The embedded server was semsim's child: it is gone with it, and so is its directory.
+  EXPECT_EQ(redis_servers_mentioning(tmp), 0);
+  EXPECT_TRUE(fs::is_empty(tmp));
+}
+
+}  // namespace
+}  // namespace semsim
