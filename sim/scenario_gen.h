@@ -1,0 +1,103 @@
+// Generated scenarios for the property search (`semsim check`): a whole run as a plain value
+// (clients, clocks, networks, workload, scripted actions), a RapidCheck generator for it, the
+// preconditions under which a variant promises safety, and the value written out as the
+// options + clients.csv + actions.csv that `semsim run` / `semsim scenario` read.
+//
+// Shrinking: the client count is drawn first and small values come first, every magnitude
+// (skew, drift, delay, spike, pause, jump) shrinks towards 0, durations towards their lower
+// bound, and scripted actions shrink away, so a counterexample ends up with as few clients and
+// actions as still fail.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "sim/client_table.h"
+#include "sim/run_options.h"
+
+namespace semsim {
+
+// A bounded distribution of durations: fixed when lo == hi, else uniform. Bounded on purpose:
+// preconditions need the largest value a draw can take.
+struct Span {
+  std::int64_t lo_us = 0, hi_us = 0;
+  std::string text() const;  // "fixed:10ms" / "uniform:1ms..3ms"
+  bool operator==(const Span&) const = default;
+};
+
+struct GenClient {
+  std::int64_t skew_us = 0;
+  std::int64_t drift_ppm = 0;
+  Span delay_out, delay_in;
+  bool operator==(const GenClient&) const = default;
+};
+
+struct GenAction {
+  std::int64_t at_us = 0;
+  int client = 1;
+  ScriptedAction::Kind kind = ScriptedAction::Kind::acquire;
+  std::int64_t arg_us = 0;  // acquire: hold (always given); pause: length; jump: signed; else unused
+  bool operator==(const GenAction&) const = default;
+};
+
+struct GenCase {
+  int clients = 1;
+  int limit = 1;
+  std::int64_t duration_us = 0, timeout_us = 0;
+  Span hold, think;
+  std::int64_t refresh_every_us = 0;  // 0: no refresh
+  int spike_percent = 0;              // chance per message of a delay spike
+  Span spike;
+  int pause_rate_per_10s = 0, crash_rate_per_10s = 0;  // per client
+  Span pause_length;
+  std::uint64_t seed = 1;             // the run's own seed (workload draws)
+  std::vector<GenClient> per_client;  // [0] is client 1
+  std::vector<GenAction> actions;     // sorted by at_us
+  bool operator==(const GenCase&) const = default;
+
+  int scripted_acquires() const;
+};
+
+// Under which conditions a variant promises safety. The generator keeps every case inside
+// them (by clamping, so shrinking stays inside too) unless the search runs without them.
+// Budget, as fractions of the semaphore timeout T, chosen so that the sum stays below T:
+//   clock spread (skew + drift over the run + jumps) <= T/4, round trip incl. spikes <= T/8,
+//   pauses per client <= T/8 (no pauses at random rates), hold and refresh period <= T/4.
+struct Preconditions {
+  bool lease_budget = false;   // hold (or refresh period) + pauses + round trip < T
+  bool clock_spread = false;   // clocks differ by at most T/4 at any time of the run
+  bool no_delay = false;       // no network delay or spikes, and no pauses (a pause is a delay)
+  bool bounded_delay = false;  // delays far (100x) below the lock timeout
+  std::string text;            // one line for --help and reports
+};
+
+// The seeds' claims, per variant (see the .cpp for why each holds).
+Preconditions preconditions_for(const std::string& variant);
+std::string preconditions_help();  // every built-in variant's preconditions, for --help
+
+struct GenSettings {
+  int max_clients = 6;
+  Preconditions pre;                         // all false: search freely
+  std::int64_t lock_timeout_us = 10'000'000;  // RunOptions' default
+  bool allow_delay = true;                   // false: no network delay at all
+};
+
+// Clamps a case into its preconditions (and into the generator's ranges); idempotent.
+GenCase normalize(GenCase c, const GenSettings& settings);
+// True if the case meets the preconditions; the why of the first one it breaks otherwise.
+bool meets(const GenCase& c, const GenSettings& settings, std::string* why = nullptr);
+
+rc::Gen<GenCase> gen_case(const GenSettings& settings);
+
+// Writes clients.csv and actions.csv into `dir` (created) and returns the run's options, with
+// clients_file / actions_file naming them, mode virtual, charts off, out = dir.
+RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us,
+                       const std::string& dir);
+
+// One line: "3 clients, limit 1, 2 actions, skew -12ms/0/+40ms, ...", for reports.
+std::string describe(const GenCase& c);
+
+}  // namespace semsim
