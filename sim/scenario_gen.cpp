@@ -291,10 +291,21 @@ RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_
 
 std::string describe(const GenCase& c) {
   std::ostringstream out;
-  out << c.clients << " clients, limit " << c.limit << ", " << c.actions.size() << " actions ("
-      << c.scripted_acquires() << " acquires), duration " << format_duration(Micros(c.duration_us)) << ", timeout "
-      << format_duration(Micros(c.timeout_us)) << ", skews";
+  std::int64_t worst_delay_us = 0, worst_drift = 0;
+  for (const auto& k : c.per_client)
+    worst_delay_us = std::max({worst_delay_us, k.delay_out.hi_us, k.delay_in.hi_us}),
+    worst_drift = std::max(worst_drift, std::abs(k.drift_ppm));
+  const auto count = [&](Kind kind) { return std::count_if(c.actions.begin(), c.actions.end(), [&](auto& a) { return a.kind == kind; }); };
+  out << c.clients << " clients, limit " << c.limit << ", " << c.actions.size() << " actions (" << count(Kind::acquire)
+      << " acquires, " << count(Kind::pause) << " pauses, " << count(Kind::crash) << " crashes, " << count(Kind::jump)
+      << " jumps), duration " << format_duration(Micros(c.duration_us)) << ", timeout "
+      << format_duration(Micros(c.timeout_us)) << ", hold " << c.hold.text() << ", skews";
   for (const auto& k : c.per_client) out << " " << format_duration(Micros(k.skew_us));
+  out << ", max drift " << worst_drift << " ppm, max delay " << format_duration(Micros(worst_delay_us));
+  if (c.spike_percent) out << ", spikes " << c.spike_percent << "% " << c.spike.text();
+  if (c.refresh_every_us) out << ", refresh every " << format_duration(Micros(c.refresh_every_us));
+  if (c.pause_rate_per_10s) out << ", pauses " << c.pause_rate_per_10s / 10.0 << "/s";
+  if (c.crash_rate_per_10s) out << ", crashes " << c.crash_rate_per_10s / 10.0 << "/s";
   return out.str();
 }
 

@@ -97,7 +97,7 @@ rc::Gen<GenCase> gen_case(const GenSettings& settings);
 RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us,
                        const std::string& dir);
 
-// One line: "3 clients, limit 1, 2 actions, skew -12ms/0/+40ms, ...", for reports.
+// One line for reports: "2 clients, limit 1, 1 actions (1 acquires, ...), ..., skews 0ms 12ms, max delay 3ms".
 std::string describe(const GenCase& c);
 
 }  // namespace semsim
