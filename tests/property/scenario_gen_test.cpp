@@ -1,0 +1,104 @@
+// The generator's own promises, without Redis: every case it makes for a variant lies inside that
+// variant's preconditions, clamping is idempotent (so shrinking stays inside), and the lease
+// honesty check reads a history the way its comment says.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "reports/history_writer.h"
+#include "sim/property_search.h"
+#include "sim/scenario_gen.h"
+
+namespace semsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+GenSettings settings_for(const std::string& variant) {
+  GenSettings g;
+  g.pre = preconditions_for(variant);
+  return g;
+}
+
+RC_GTEST_PROP(ScenarioGen, CasesMeetTheirVariantsPreconditions, ()) {
+  const std::string variant = *rc::gen::element<std::string>("basic", "fair", "fair-locked", "lua", "ttl-key");
+  const GenSettings g = settings_for(variant);
+  const GenCase c = *gen_case(g);
+  std::string why;
+  RC_ASSERT(meets(c, g, &why));
+  RC_ASSERT(normalize(c, g) == c);
+  RC_ASSERT(int(c.per_client.size()) == c.clients);
+  RC_ASSERT(c.limit >= 1);
+  RC_ASSERT(c.clients == 1 || c.limit < c.clients);
+  for (const auto& a : c.actions) RC_ASSERT(a.client >= 1 && a.client <= c.clients && a.at_us < c.duration_us);
+}
+
+RC_GTEST_PROP(ScenarioGen, FairCasesHaveNoDelayNorPauses, ()) {
+  const GenCase c = *gen_case(settings_for("fair"));
+  for (const auto& k : c.per_client) RC_ASSERT(k.delay_out.hi_us == 0 && k.delay_in.hi_us == 0);
+  RC_ASSERT(c.spike_percent == 0 && c.pause_rate_per_10s == 0);
+  for (const auto& a : c.actions) RC_ASSERT(a.kind != ScriptedAction::Kind::pause);
+}
+
+// A case written out reads back through the simulator's own CSV readers.
+RC_GTEST_PROP(ScenarioGen, MaterializedFilesReadBack, ()) {
+  const GenCase c = *gen_case(GenSettings{});
+  const std::string dir = (fs::path(::testing::TempDir()) / "semsim-gen-readback").string();
+  const RunOptions o = materialize(c, "basic", 10'000'000, dir);
+  const auto table = read_clients_file(o.clients_file, c.clients);
+  RC_ASSERT(int(table.size()) == c.clients);
+  if (!c.actions.empty()) RC_ASSERT(read_actions_file(o.actions_file, c.clients).size() == c.actions.size());
+  else RC_ASSERT(o.actions_file.empty());
+}
+
+class LeaseHonesty : public ::testing::Test {
+ protected:
+  // Rows: true_us, client, op, phase, identifier.
+  std::int64_t broken(const std::vector<std::tuple<std::int64_t, int, Op, Phase, std::string>>& rows) {
+    const std::string path = (fs::path(::testing::TempDir()) / "semsim-lease-history.csv").string();
+    {
+      HistoryWriter w(path);
+      std::uint64_t seq = 0;
+      for (const auto& [t, client, op, phase, id] : rows) w.write(Event{seq++, t, client, op, phase, t, id, ""});
+      w.close();
+    }
+    return count_broken_promises(path, 1'000'000);
+  }
+};
+
+TEST_F(LeaseHonesty, ReleaseFailingInsideTheLeaseIsBroken) {
+  EXPECT_EQ(1, broken({{0, 1, Op::acquire, Phase::invoke, ""},
+                       {100, 1, Op::acquire, Phase::ok, "a"},
+                       {500'000, 1, Op::release, Phase::invoke, "a"},
+                       {500'100, 1, Op::release, Phase::fail, "a"}}));
+}
+
+TEST_F(LeaseHonesty, ReleaseFailingAfterTheLeaseIsHonest) {
+  EXPECT_EQ(0, broken({{0, 1, Op::acquire, Phase::invoke, ""},
+                       {100, 1, Op::acquire, Phase::ok, "a"},
+                       {1'500'000, 1, Op::release, Phase::invoke, "a"},
+                       {1'500'100, 1, Op::release, Phase::fail, "a"}}));
+}
+
+TEST_F(LeaseHonesty, RefreshExtendsThePromise) {
+  EXPECT_EQ(1, broken({{0, 1, Op::acquire, Phase::invoke, ""},
+                       {100, 1, Op::acquire, Phase::ok, "a"},
+                       {900'000, 1, Op::refresh, Phase::invoke, "a"},
+                       {900'100, 1, Op::refresh, Phase::ok, "a"},
+                       {1'500'000, 1, Op::release, Phase::invoke, "a"},
+                       {1'500'100, 1, Op::release, Phase::fail, "a"}}));
+}
+
+TEST_F(LeaseHonesty, RefreshLosingToTheOwnReleaseIsHonest) {
+  EXPECT_EQ(0, broken({{0, 1, Op::acquire, Phase::invoke, ""},
+                       {100, 1, Op::acquire, Phase::ok, "a"},
+                       {200, 1, Op::refresh, Phase::invoke, "a"},
+                       {300, 1, Op::release, Phase::invoke, "a"},
+                       {400, 1, Op::release, Phase::ok, "a"},
+                       {500, 1, Op::refresh, Phase::fail, "a"}}));
+}
+
+}  // namespace
+}  // namespace semsim

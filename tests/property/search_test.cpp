@@ -1,0 +1,122 @@
+// The property search on a real (embedded) Redis, one server for the whole binary: generated
+// scenarios against the variants that promise safety, and the search finding, shrinking and
+// writing a replayable counterexample for the ones that do not.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <sstream>
+
+#include "sim/property_search.h"
+#include "sim/redis_session.h"
+#include "sim/scenario_gen.h"
+
+namespace semsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Search : public ::testing::Test {
+ protected:
+  // One embedded server for the binary, made on first use: RC_GTEST_FIXTURE_PROP builds the
+  // fixture once per generated case without gtest's suite set-up, so that hook cannot own it.
+  static RedisSession& redis() {
+    static RedisSession session("");
+    return session;
+  }
+  static std::string dir(const std::string& name) {
+    const fs::path p = fs::path(::testing::TempDir()) / ("semsim-property-" + name);
+    fs::remove_all(p);
+    return p.string();
+  }
+
+  // One generated case of `variant` inside its preconditions; RC_ASSERTs that it breaks nothing.
+  static void holds_for_generated_case(const std::string& variant) {
+    SearchSettings s;
+    s.variant = variant;
+    GenSettings g;
+    g.pre = preconditions_for(variant);
+    const GenCase c = *gen_case(g);
+    const CaseOutcome o = run_case(c, s, redis(), dir("case-" + variant));
+    RC_ASSERT(o.violation == Violation::none);
+  }
+};
+
+RC_GTEST_FIXTURE_PROP(Search, LuaNeverOverAdmitsUnderSkewAndDelay, ()) { holds_for_generated_case("lua"); }
+
+RC_GTEST_FIXTURE_PROP(Search, FairLockedInsideItsPreconditionsNeverOverAdmits, ()) {
+  holds_for_generated_case("fair-locked");
+}
+
+RC_GTEST_FIXTURE_PROP(Search, FairWithoutDelayNeverOverAdmits, ()) { holds_for_generated_case("fair"); }
+
+TEST_F(Search, BasicIsFoundToOverAdmitAndShrunkToAFewClients) {
+  SearchSettings s;
+  s.variant = "basic";
+  s.cases = 200;
+  s.seed = 5;
+  s.out = dir("basic");
+  const SearchReport r = search(s, redis());
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.found);
+  EXPECT_EQ(Violation::safety, r.violation);
+  EXPECT_GE(r.minimal_outcome.summary.over_admission, 1);
+  EXPECT_LE(r.minimal.clients, 3);
+  EXPECT_LE(r.minimal.clients, r.first.clients);
+  EXPECT_LE(r.minimal.actions.size(), r.first.actions.size());
+  EXPECT_GT(r.shrink_steps, 0);
+  EXPECT_TRUE(r.replay_failed);
+
+  // The file says `clients = N` on its own line, and the same search finds the same case.
+  std::ifstream in(r.counterexample);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::smatch m;
+  const std::string ini = text.str();
+  ASSERT_TRUE(std::regex_search(ini, m, std::regex("\nclients = ([0-9]+)\n")));
+  EXPECT_EQ(r.minimal.clients, std::stoi(m[1]));
+  EXPECT_NE(std::string::npos, ini.find("over_admission_max = 0"));
+  EXPECT_NE(std::string::npos, ini.find("mode = virtual"));
+
+  s.out = dir("basic-again");
+  const SearchReport again = search(s, redis());
+  EXPECT_EQ(r.minimal, again.minimal);
+  EXPECT_EQ(r.first_failure_case, again.first_failure_case);
+}
+
+TEST_F(Search, FairIsFoundToOverAdmitOnceDelayIsAllowed) {
+  SearchSettings s;
+  s.variant = "fair";
+  s.cases = 200;
+  s.seed = 5;
+  s.allow_delay = true;
+  s.out = dir("fair-delay");
+  const SearchReport r = search(s, redis());
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.found);
+  EXPECT_EQ(Violation::safety, r.violation);
+  EXPECT_TRUE(r.replay_failed);
+}
+
+// Through the command line, as a user runs it: check exits 1 and `semsim scenario` on the file
+// it wrote exits 1 too; a clean variant exits 0; bad input exits 2.
+TEST_F(Search, CommandLineExitCodesAndReplay) {
+  const std::string bin = SEMSIM_BINARY;
+  const std::string out = dir("cli");
+  const auto run = [](const std::string& cmd) {
+    const int status = std::system((cmd + " > /dev/null 2>&1").c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  EXPECT_EQ(1, run(bin + " check --variant basic --cases 200 --seed 5 --out " + out));
+  EXPECT_EQ(1, run(bin + " scenario " + out + "/counterexample.ini --out " + out + "/replay"));
+  EXPECT_EQ(0, run(bin + " check --variant lua --cases 30 --seed 5 --out " + dir("cli-lua")));
+  EXPECT_EQ(2, run(bin + " check --variant no-such-variant"));
+  EXPECT_EQ(2, run(bin + " check --variant basic --cases 0"));
+}
+
+}  // namespace
+}  // namespace semsim
