@@ -279,7 +279,10 @@ SearchReport search(const SearchSettings& s, RedisSession& redis) {
     report.error = "RapidCheck: " + result.get<rc::detail::Error>().description;
     return report;
   }
-  if (!failed_once) return report;
+  if (!failed_once) {
+    fs::remove_all(scratch);
+    return report;
+  }
 
   report.found = true;
   // The recorded case must still fail when run alone: virtual mode is deterministic.
