@@ -78,7 +78,12 @@ int scenario_command(int argc, char** argv) {
         for (std::size_t p = 0; p < points; ++p) {
           RunOptions options = sc.runs[v * points + p];
           options.charts = charts;
-          options.out = (fs::path(out_base) / sc.name / (points > 1 ? options.variant + "-" + std::to_string(p) : options.variant)).string();
+          // A script variant's name is a path: flatten it into one folder name.
+          std::string folder = sc.variants[v];
+          for (char& c : folder)
+            if (c == '/' || c == ':') c = '_';
+          if (points > 1) folder += "-" + std::to_string(p);
+          options.out = (fs::path(out_base) / sc.name / folder).string();
           if (!redis_url.empty()) options.redis_url = redis_url;
           std::ostringstream log;
           const RunOutput run = execute_run(options, redis, log);

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 
 const std::string kExamples = std::string(SEMSIM_SOURCE_DIR) + "/examples/";
 const std::string kLuaExample = kExamples + "lua-script/semaphore.ini";
-const std::string kBrokenExample = kExamples + "broken-script/semaphore.ini";
+const std::string kBrokenExample = std::string(SEMSIM_SOURCE_DIR) + "/scenarios/broken-script/semaphore.ini";
 
 // Scripts that are enough for a valid INI file when a test is about something else.
 constexpr const char* kReturn1 = "return 1\n";
