@@ -154,6 +154,20 @@ void Checker::add(const Event& e) {
       if (c.pending) fifo_.abandoned(e.client);
       c.pending = false;
       break;
+    case Op::sample: {
+      // detail "admitted=A believers=B stale=S": S clients believed they held a permit that
+      // was not among the first `limit` members of the variant's admission set.
+      std::int64_t n = 0;
+      try {
+        n = KeyValues::parse(e.detail).get_int("stale").value_or(0);
+      } catch (const std::invalid_argument& err) {
+        throw HistoryError("seq " + std::to_string(e.seq) + ": sample row: " + err.what());
+      }
+      ++meta_.samples;
+      if (n > 0) ++meta_.stale_samples;
+      meta_.max_stale = std::max(meta_.max_stale, static_cast<int>(n));
+      break;
+    }
     case Op::pause:  // a paused client still holds: nothing changes
     case Op::resume:
     case Op::jump:  // the offset shows in client_us of later rows

@@ -8,7 +8,8 @@
 
 namespace semsim {
 
-enum class Op { run, acquire, release, refresh, crash, pause, resume, jump };
+// sample: what Redis held, compared with what clients believed (detail: admitted= believers= stale=).
+enum class Op { run, acquire, release, refresh, crash, pause, resume, jump, sample };
 enum class Phase { invoke, ok, fail, info };
 
 struct Event {

@@ -95,6 +95,12 @@ struct Summary {
   // Liveness.
   std::int64_t liveness_bound_ms = 0;
   std::int64_t liveness_gaps = 0;
+
+  // Belief against server state (sample rows): how often a client believed it held a permit
+  // that Redis no longer counted among the first `limit` of its admission set.
+  std::int64_t samples = 0;
+  std::int64_t stale_samples = 0;  // samples with at least one stale believer
+  int max_stale = 0;               // the most stale believers in one sample
   std::int64_t longest_no_grant_us = 0;
 
   // Throughput (from the caller or the final run row).

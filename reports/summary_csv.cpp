@@ -30,7 +30,8 @@ std::string summary_csv_header() {
          "commands,commands_per_s,wall_s,"
          "unknown,acquire_unknown,max_possible_holders,possible_over_limit_ms,steals,episodes,"
          "longest_wait_ms,longest_wait_client,skew_success_correlation,skew_success_slope,"
-         "liveness_gaps,longest_no_grant_ms,liveness_bound_ms,events,history_ms,status,safety,liveness";
+         "liveness_gaps,longest_no_grant_ms,liveness_bound_ms,events,history_ms,status,safety,liveness,"
+         "samples,stale_samples,max_stale";
 }
 
 std::string summary_csv_row(const Summary& s) {
@@ -76,6 +77,9 @@ std::string summary_csv_row(const Summary& s) {
   col(s.status);
   col(to_string(s.safety));
   col(to_string(s.liveness));
+  col(std::to_string(s.samples));
+  col(std::to_string(s.stale_samples));
+  col(std::to_string(s.max_stale));
   return r;
 }
 
@@ -140,6 +144,12 @@ void print_summary(std::ostream& out, const Summary& s) {
        "no grant for > " + std::to_string(s.liveness_bound_ms) + " ms while a permit was free");
   line("longest_no_grant_ms", us_as_ms(s.longest_no_grant_us));
   line("unknown outcomes", std::to_string(s.unknown));
+  if (s.samples > 0) {
+    out << "BELIEF VS REDIS\n";
+    line("stale_samples", std::to_string(s.stale_samples) + " of " + std::to_string(s.samples),
+         "samples where a client believed in a permit Redis no longer counted");
+    line("max_stale", std::to_string(s.max_stale));
+  }
   out << "THROUGHPUT\n";
   line("commands", na(opt_int(s.commands)));
   line("commands_per_s", na(fixed(s.commands_per_s, 1)));

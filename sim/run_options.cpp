@@ -34,6 +34,8 @@ po::options_description run_options_description() {
     ("pause-rate", text("0"), "client pauses (GC-like stops) per client per second")
     ("pause-length", text(d.pause_length.text()), "how long a pause lasts (distribution)")
     ("crash-rate", text("0"), "client crashes per client per second")
+    ("sample-every", text(format_duration(d.sample_every)), "read the admission set from Redis this often and "
+                                                             "compare with what clients believe (0: never)")
     ("lock-timeout", text(format_duration(d.lock_timeout)), "TTL of the lock (variants under a lock)")
     ("lock-acquire-timeout", text(format_duration(d.lock_acquire_timeout)), "how long to retry the lock")
     ("seed", text(std::to_string(d.seed)), "the run seed: same seed, same history (virtual mode)")
@@ -123,6 +125,7 @@ RunOptions run_options_from(const po::variables_map& vm, const std::string& base
   o.pause_rate = convert("pause-rate", get(vm, "pause-rate"), [](auto& s) { return parse_fraction(s, 1e6); });
   o.pause_length = dist("pause-length");
   o.crash_rate = convert("crash-rate", get(vm, "crash-rate"), [](auto& s) { return parse_fraction(s, 1e6); });
+  o.sample_every = convert("sample-every", get(vm, "sample-every"), parse_nonnegative_duration);
   o.lock_timeout = convert("lock-timeout", get(vm, "lock-timeout"), parse_nonnegative_duration);
   o.lock_acquire_timeout = convert("lock-acquire-timeout", get(vm, "lock-acquire-timeout"), parse_nonnegative_duration);
   o.seed = static_cast<std::uint64_t>(convert("seed", get(vm, "seed"), [](auto& s) { return parse_integer(s, 0, INT64_MAX); }));
@@ -163,6 +166,7 @@ void write_run_ini(std::ostream& out, const RunOptions& o) {
       << "pause-rate = " << o.pause_rate << "\n"
       << "pause-length = " << o.pause_length.text() << "\n"
       << "crash-rate = " << o.crash_rate << "\n"
+      << "sample-every = " << format_duration(o.sample_every) << "\n"
       << "lock-timeout = " << format_duration(o.lock_timeout) << "\n"
       << "lock-acquire-timeout = " << format_duration(o.lock_acquire_timeout) << "\n"
       << "seed = " << o.seed << "\n"

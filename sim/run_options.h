@@ -36,6 +36,7 @@ struct RunOptions {
   double pause_rate = 0;  // pauses per client per second
   Distribution pause_length = Distribution::parse("fixed:1s");
   double crash_rate = 0;  // crashes per client per second
+  Micros sample_every{50'000};  // read what Redis holds this often (0: never)
   Micros lock_timeout{10'000'000};
   Micros lock_acquire_timeout{10'000};
   std::uint64_t seed = 1;

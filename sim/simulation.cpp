@@ -113,6 +113,8 @@ RunResult Simulation::run() {
   }
   for (int c = 1; c <= o.clients; ++c)
     if (!scripted.count(c)) s.clients[c]->spawn(s.workload->loop(*s.clients[c]));
+  if (o.sample_every.count() > 0 && !semaphore_.admission_set().empty())
+    s.clients[0]->spawn(s.workload->sample(*s.clients[0], semaphore_.admission_set(), o.sample_every));
 
   // Scripted actions: faults act on the client itself; operations run as tasks of the client.
   Faults faults(s.scheduler, *s.workload);

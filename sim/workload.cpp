@@ -1,6 +1,7 @@
 #include "sim/workload.h"
 
 #include <algorithm>
+#include <set>
 
 namespace semsim {
 
@@ -92,6 +93,26 @@ Task<void> Workload::hold_then_release(SimClient& client, Grant grant, Micros ho
     co_await client.sleep(hold);
   }
   if (holds(client, grant.identifier)) co_await release(client, grant.identifier);
+}
+
+Task<void> Workload::sample(SimClient& harness, std::string admission_set, Micros every) {
+  for (;;) {
+    co_await harness.sleep(every);
+    if (scheduler_.now() >= options_.duration) co_return;
+    Command zrange{"ZRANGE", admission_set, "0", std::to_string(options_.limit - 1)};  // g++ 12: no braces in co_await
+    const Reply r = co_await harness.redis().call(std::move(zrange));
+    std::set<std::string> admitted;
+    for (const Reply& m : r.elements) admitted.insert(m.text);
+    int believers = 0, stale = 0;
+    for (const auto& h : holding_) {
+      if (!h) continue;
+      ++believers;
+      if (!admitted.count(h->identifier)) ++stale;
+    }
+    recorder_.record(0, harness.now(), Op::sample, Phase::info, {},
+                     "admitted=" + std::to_string(admitted.size()) + " believers=" + std::to_string(believers) +
+                         " stale=" + std::to_string(stale));
+  }
 }
 
 Task<void> Workload::loop(SimClient& client) {

@@ -22,6 +22,9 @@ class Workload {
   Task<void> scripted(SimClient& client, ScriptedAction action);
   // Records a fault that happened to the client (pause, resume, crash, jump).
   void fault(SimClient& client, Op op, std::string detail = {});
+  // Every `every`: reads the first `limit` members of the admission set and records how many
+  // believers Redis no longer counts (a `sample` row). Runs as the harness client.
+  Task<void> sample(SimClient& harness, std::string admission_set, Micros every);
 
  private:
   Task<std::optional<Grant>> acquire(SimClient& client);
