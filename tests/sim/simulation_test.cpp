@@ -3,6 +3,8 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <memory>
 #include <sstream>
 #include <sys/wait.h>
@@ -96,6 +98,35 @@ TEST_F(SimulationTest, AnalyzingTheHistoryGivesTheRunsSummary) {
   const RunOutput out = run(skewed_basic(11), "analyze");
   Summary again = analyze_history(dir("analyze") + "/history.csv", {}, RunStats{{}, out.summary.wall_s});
   EXPECT_EQ(summary_csv_row(again), summary_csv_row(out.summary));
+}
+
+TEST_F(SimulationTest, PausesAndCrashesAtARateAreRecordedAndReplayedBySeed) {
+  RunOptions o = skewed_basic(5);
+  o.variant = "lua";
+  o.clients = 20;
+  o.pause_rate = 2;  // per client per second
+  o.pause_length = Distribution::parse("uniform:10ms..200ms");
+  o.crash_rate = 0.5;
+  o.timeout = Micros(300'000);
+  run(o, "faults1");
+  run(o, "faults2");
+  const std::string history = slurp(dir("faults1") + "/history.csv");
+  EXPECT_EQ(history, slurp(dir("faults2") + "/history.csv"));
+  std::map<Op, int> faults;
+  HistoryReader reader(dir("faults1") + "/history.csv");
+  Event e;
+  std::set<int> crashed;
+  while (reader.next(e)) {
+    if (e.op == Op::pause || e.op == Op::resume || e.op == Op::crash) ++faults[e.op];
+    if (e.op == Op::crash) {
+      crashed.insert(e.client);
+    } else if (e.client != 0) {  // a crashed client never does anything again
+      EXPECT_FALSE(crashed.count(e.client)) << "client " << e.client << " acted after its crash";
+    }
+  }
+  EXPECT_GT(faults[Op::pause], 10);
+  EXPECT_GT(faults[Op::resume], 10);
+  EXPECT_GT(faults[Op::crash], 3);
 }
 
 // Drives a scheduler against Redis the way Simulation does: deliveries due at one instant go
