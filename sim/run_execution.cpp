@@ -51,6 +51,10 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
     throw;
   }
   if (history) history->close();
+  // Paced mode promises Redis's clock and the simulated one agree; say so when they drifted apart.
+  if (options.mode == TimeMode::paced && output.result.max_lag > Micros(10'000))
+    log << "warning: paced mode fell behind the wall clock by up to " << output.result.max_lag.count() / 1000
+        << " ms (too much load for real time): Redis-side expiry happened that much early in true time\n";
   try {
     redis.clean(prefix);
   } catch (const std::exception& e) {
