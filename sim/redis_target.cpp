@@ -27,6 +27,11 @@ void parse_unix(std::string_view rest, const std::string& url, RedisTarget& targ
 }
 
 void parse_tcp(std::string_view rest, const std::string& url, RedisTarget& target) {
+  // Checked before anything else, so that no later error message repeats a password: user:pass@
+  // (the password may itself hold '/' or '@', so look at everything up to the last '@').
+  if (auto at = rest.rfind('@'); at != std::string_view::npos && rest.substr(0, at).find(':') != std::string_view::npos)
+    throw std::invalid_argument("the Redis URL contains a password; put it in the environment variable "
+                                "SEMSIM_REDIS_PASSWORD instead");
   if (auto slash = rest.find('/'); slash != std::string_view::npos) {
     auto db = rest.substr(slash + 1);
     if (!db.empty()) target.db = parse_number(db, 0, 1'000'000, "database number", url);

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "algorithms/semaphore.h"
+#include "sim/client_table.h"
 #include "reports/analysis.h"
 #include "reports/charts.h"
 #include "reports/timeline.h"
@@ -15,6 +16,9 @@ namespace semsim {
 namespace fs = std::filesystem;
 
 RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostream& log, RunFiles files) {
+  // Bad input files are found before any output exists (the simulation reads them again).
+  if (!options.clients_file.empty()) read_clients_file(options.clients_file, options.clients);
+  if (!options.actions_file.empty()) read_actions_file(options.actions_file, options.clients);
   const std::string prefix = redis.new_prefix();
   SemaphoreConfig config;
   config.name = prefix + "sem";

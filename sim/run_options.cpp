@@ -1,6 +1,8 @@
 #include "sim/run_options.h"
 
 #include <filesystem>
+#include <iomanip>
+#include <locale>
 #include <ostream>
 #include <stdexcept>
 
@@ -146,7 +148,11 @@ RunOptions run_options_from(const po::variables_map& vm, const std::string& base
 }
 
 void write_run_ini(std::ostream& out, const RunOptions& o) {
-  out << "variant = " << o.variant << "\n"
+  // Paths absolute: run.ini is replayed from the output folder, not from where the run started.
+  const bool script = o.variant.rfind("script:", 0) == 0;
+  out.imbue(std::locale::classic());
+  out << std::setprecision(17);  // rates and probabilities come back exactly
+  out << "variant = " << (script ? "script:" + std::filesystem::absolute(o.variant.substr(7)).string() : o.variant) << "\n"
       << "clients = " << o.clients << "\n"
       << "limit = " << o.limit << "\n"
       << "duration = " << format_duration(o.duration) << "\n"

@@ -81,6 +81,11 @@ Scenario load_scenario(const std::string& path) {
   if (sc.variants.empty()) throw fail("variants", "no variant named");
 
   const std::string base = fs::path(path).parent_path().string();
+  bool has_sweep = false;
+  for (const auto& kv : extra) has_sweep |= kv.first.rfind("sweep.", 0) == 0;
+  // Where runs go and which Redis they use are the command line's to say, not a scenario's.
+  for (const char* key : {"redis", "out", "no-charts"})
+    if (vm.count(key) && !vm[key].defaulted()) throw fail(key, std::string("not allowed in a scenario file (use semsim scenario --") + (std::string(key) == "no-charts" ? "charts" : key) + ")");
   for (const auto& [key, value] : extra) {
     if (key.rfind("sweep.", 0) == 0) {
       if (!sc.sweep_option.empty()) throw fail(key, "only one option can be swept");
@@ -106,6 +111,7 @@ Scenario load_scenario(const std::string& path) {
       if (!listed) throw fail(key, "variant '" + e.variant + "' is not among this scenario's variants");
     }
     e.where = path + ":" + std::to_string(line_of(path, key));
+    if (e.kind == Expectation::Kind::trend && !has_sweep) throw fail(key, "a trend needs a sweep.OPTION line");
     sc.expectations.push_back(e);
   }
 

@@ -104,8 +104,19 @@ Task<std::vector<Reply>> SimClient::pipeline(std::vector<Command> commands) {
   co_return co_await exchange;
 }
 
+Task<void> SimClient::guarded(Task<void> task, SimClient& self) {
+  std::exception_ptr error;
+  try {
+    co_await task;
+  } catch (...) {
+    error = std::current_exception();
+  }
+  if (error && self.on_failure_) self.on_failure_(error);
+  else if (error) std::rethrow_exception(error);
+}
+
 void SimClient::spawn(Task<void> task) {
-  tasks_.push_back(std::move(task));
+  tasks_.push_back(guarded(std::move(task), *this));
   tasks_.back().start();
 }
 

@@ -45,6 +45,9 @@ class SimClient final : public Client, private Redis {
   void spawn(Task<void> task);
   // Rethrows the first error that escaped a finished top-level task, if any.
   void check_tasks();
+  // Called at once with the error of a top-level task that ended by an exception, so that the
+  // run stops there instead of going on with a silent client.
+  void on_failure(std::function<void(std::exception_ptr)> handler) { on_failure_ = std::move(handler); }
 
  private:
   struct Exchange;
@@ -52,6 +55,7 @@ class SimClient final : public Client, private Redis {
   Task<std::vector<Reply>> pipeline(std::vector<Command> commands) override;
   void send(std::vector<Command> commands, bool atomic, std::vector<Reply>* out, std::coroutine_handle<> h);
   void wake(std::coroutine_handle<> h);
+  static Task<void> guarded(Task<void> task, SimClient& self);
 
   Scheduler& scheduler_;
   int id_;
@@ -61,6 +65,7 @@ class SimClient final : public Client, private Redis {
   Micros paused_until_{0};
   bool crashed_ = false;
   std::vector<Task<void>> tasks_;
+  std::function<void(std::exception_ptr)> on_failure_;
 };
 
 }  // namespace semsim

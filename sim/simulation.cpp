@@ -31,6 +31,7 @@ struct Simulation::State {
   Recorder recorder;
   std::unique_ptr<Workload> workload;
   std::vector<std::unique_ptr<SimClient>> clients;  // [0] is the harness (prepare), 1..N simulated
+  std::exception_ptr failure;                        // a client task that ended by an exception
 
   explicit State(Recorder::Sink sink) : recorder(scheduler, std::move(sink)) {}
 };
@@ -78,6 +79,7 @@ RunResult Simulation::run() {
         link_.flush();  // throws LinkError: Redis is gone
         for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(replies[i]));
       }
+      if (s.failure) std::rethrow_exception(std::exchange(s.failure, nullptr));
       progress.update(s.scheduler.now(), end, s.scheduler.events_processed(), grants);
     }
   };
@@ -111,6 +113,7 @@ RunResult Simulation::run() {
                                                     ClientNetwork(std::move(net), client_seed(c, Salt::network)),
                                                     client_seed(c, Salt::behaviour)));
   }
+  for (auto& client : s.clients) client->on_failure([&s](std::exception_ptr e) { if (!s.failure) s.failure = e; });
   for (int c = 1; c <= o.clients; ++c)
     if (!scripted.count(c)) s.clients[c]->spawn(s.workload->loop(*s.clients[c]));
   if (o.sample_every.count() > 0 && !semaphore_.admission_set().empty())
@@ -139,6 +142,8 @@ RunResult Simulation::run() {
     for (auto& c : s.clients) c->check_tasks();
   } catch (const LinkError& e) {
     result.stop_reason = std::string("redis: ") + e.what();
+  } catch (const std::exception& e) {
+    result.stop_reason = std::string("a client failed: ") + e.what();
   }
   if (result.stop_reason.empty()) {
     result.completed = true;

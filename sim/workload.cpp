@@ -115,14 +115,20 @@ Task<void> Workload::sample(SimClient& harness, std::string admission_set, Micro
   }
 }
 
+namespace {
+// At least 1 µs: with zero delays, a refused client that thinks for 0 would retry at the same
+// instant for ever and true time would never move.
+Micros at_least_1us(Micros d) { return std::max(d, Micros(1)); }
+}  // namespace
+
 Task<void> Workload::loop(SimClient& client) {
   const Micros end = options_.duration;
   for (;;) {
-    co_await client.sleep(options_.think.sample_duration(client.rng()));
+    co_await client.sleep(at_least_1us(options_.think.sample_duration(client.rng())));
     if (scheduler_.now() >= end) co_return;
     std::optional<Grant> grant = co_await acquire(client);
     for (int retry = 0; !grant && retry < options_.retries && scheduler_.now() < end; ++retry) {
-      co_await client.sleep(options_.retry_delay.sample_duration(client.rng()));
+      co_await client.sleep(at_least_1us(options_.retry_delay.sample_duration(client.rng())));
       grant = co_await acquire(client);
     }
     if (grant) co_await hold_then_release(client, *grant, options_.hold.sample_duration(client.rng()));

@@ -123,7 +123,12 @@ TEST(EmbeddedRedis, AServerThatExitsAtStartIsReportedWithTheEndOfItsLog) {
     script << "#!/bin/sh\necho '*** FATAL CONFIG FILE ERROR: planted by the test' >&2\nexit 3\n";
   }
   ::chmod(fake.c_str(), 0700);
-  const auto tmp_before = std::distance(fs::directory_iterator("/tmp"), fs::directory_iterator());
+  // A private TMPDIR: counting /tmp would race with every other test creating files there.
+  char tmp_dir[] = "/tmp/semsim-test-tmp-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmp_dir), nullptr);
+  const char* old_tmpdir = std::getenv("TMPDIR");
+  const std::string saved_tmpdir = old_tmpdir ? old_tmpdir : "";
+  ::setenv("TMPDIR", tmp_dir, 1);
   {
     PathGuard path(fake_dir);
     try {
@@ -135,8 +140,11 @@ TEST(EmbeddedRedis, AServerThatExitsAtStartIsReportedWithTheEndOfItsLog) {
       EXPECT_NE(message.find("status 3"), std::string::npos) << message;
     }
   }
+  if (old_tmpdir) ::setenv("TMPDIR", saved_tmpdir.c_str(), 1);
+  else ::unsetenv("TMPDIR");
   // Its private directory was removed all the same.
-  EXPECT_EQ(std::distance(fs::directory_iterator("/tmp"), fs::directory_iterator()), tmp_before);
+  EXPECT_TRUE(fs::is_empty(tmp_dir));
+  fs::remove_all(tmp_dir);
   fs::remove_all(fake_dir);
 }
 

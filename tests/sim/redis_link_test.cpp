@@ -365,6 +365,15 @@ TEST(RedisUrl, RefusesAPasswordInTheUrlAndPointsToTheEnvironmentVariable) {
     EXPECT_EQ(message.find("hunter2"), std::string::npos) << message;
   }
   EXPECT_THROW(parse_redis_url("redis://:hunter2@h", std::nullopt), std::invalid_argument);
+  // Even when something after it is wrong too, or the password holds a '/': never repeated.
+  for (const char* url : {"redis://u:hunter2@h/x", "redis://u:hun/ter2@h", "redis://u:hunter2@h:notaport"}) {
+    try {
+      parse_redis_url(url, std::nullopt);
+      ADD_FAILURE() << "accepted " << url;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()).find("ter2"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(RedisUrl, RefusesGarbageWithAClearMessage) {

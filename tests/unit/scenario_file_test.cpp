@@ -1,0 +1,70 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "sim/client_table.h"
+#include "sim/scenario.h"
+
+namespace semsim {
+namespace {
+
+std::string scenario_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string load_error(const std::string& path) {
+  try {
+    load_scenario(path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ScenarioFile, ReadsVariantsSweepAndExpectations) {
+  const auto path = scenario_file("ok.ini",
+                                  "variants = basic lua\nclients = 3\nsweep.skew = fixed:0ms uniform:-5ms..5ms\n"
+                                  "[expect]\ngranted_min = 1\n[expect.basic]\nover_limit_ms_trend = nondecreasing\n");
+  const Scenario s = load_scenario(path);
+  ASSERT_EQ(s.runs.size(), 4u);  // 2 variants x 2 sweep values, variant-major
+  EXPECT_EQ(s.runs[0].variant, "basic");
+  EXPECT_EQ(s.runs[1].skew.text(), "uniform:-5ms..5ms");
+  EXPECT_EQ(s.runs[2].variant, "lua");
+  EXPECT_EQ(s.runs[3].clients, 3);
+  ASSERT_EQ(s.expectations.size(), 2u);
+  EXPECT_EQ(s.expectations[1].variant, "basic");
+  EXPECT_EQ(s.expectations[1].kind, Expectation::Kind::trend);
+}
+
+TEST(ScenarioFile, AnUnknownKeyNamesFileLineAndKey) {
+  const auto path = scenario_file("unknown.ini", "variant = basic\n# a comment\nclient = 3\n");
+  EXPECT_NE(load_error(path).find(path + ":3: client: unknown key"), std::string::npos) << load_error(path);
+}
+
+TEST(ScenarioFile, AMalformedValueNamesItsLine) {
+  const auto path = scenario_file("malformed.ini", "variant = basic\nclients = 2\nduration = 10 parsecs\n");
+  EXPECT_NE(load_error(path).find(path + ":3: --duration=10 parsecs"), std::string::npos) << load_error(path);
+}
+
+TEST(ScenarioFile, AnUnknownMetricOrVariantInAnExpectationIsAnError) {
+  const auto metric = scenario_file("metric.ini", "variant = basic\n[expect]\nhappiness = 1\n");
+  EXPECT_NE(load_error(metric).find(metric + ":3: expect.happiness: unknown metric"), std::string::npos);
+  const auto variant = scenario_file("variant.ini", "variant = basic\n[expect.fair]\nover_admission = 0\n");
+  EXPECT_NE(load_error(variant).find("not among this scenario's variants"), std::string::npos);
+}
+
+TEST(ScenarioFile, ATrendNeedsASweep) {
+  const auto path = scenario_file("trend.ini", "variant = basic\n[expect]\nover_admission_trend = increasing\n");
+  EXPECT_NE(load_error(path).find("a trend needs a sweep"), std::string::npos) << load_error(path);
+}
+
+TEST(ScenarioFile, TheRedisAndTheOutputFolderAreTheCommandLinesToChoose) {
+  const auto path = scenario_file("redis.ini", "variant = basic\nredis = redis://localhost\n");
+  EXPECT_NE(load_error(path).find(path + ":2: redis: not allowed"), std::string::npos) << load_error(path);
+}
+
+}  // namespace
+}  // namespace semsim
