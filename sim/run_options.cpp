@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <locale>
+#include <sstream>
 #include <ostream>
 #include <stdexcept>
 
@@ -66,8 +67,13 @@ auto convert(const char* name, const std::string& value, F f) {
 
 long long parse_integer(const std::string& s, long long lo, long long hi) {
   std::size_t used = 0;
-  const long long v = std::stoll(s, &used);
-  if (used != s.size()) throw std::invalid_argument("not a whole number");
+  long long v = 0;
+  try {
+    v = std::stoll(s, &used);
+  } catch (const std::exception&) {
+    used = 0;  // std::stoll's own message ("stoll") says nothing useful
+  }
+  if (used == 0 || used != s.size()) throw std::invalid_argument("not a whole number");
   if (v < lo || v > hi)
     throw std::invalid_argument("must be between " + std::to_string(lo) + " and " + std::to_string(hi));
   return v;
@@ -75,8 +81,17 @@ long long parse_integer(const std::string& s, long long lo, long long hi) {
 
 double parse_fraction(const std::string& s, double hi) {
   std::size_t used = 0;
-  const double v = std::stod(s, &used);
-  if (used != s.size() || !(v >= 0) || v > hi) throw std::invalid_argument("must be a number from 0 to " + std::to_string(hi));
+  double v = -1;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != s.size() || !(v >= 0) || v > hi) {
+    std::ostringstream range;
+    range << "must be a number from 0 to " << hi;
+    throw std::invalid_argument(range.str());
+  }
   return v;
 }
 
