@@ -181,7 +181,7 @@ bool draw_comparison_charts(const std::string& sweep_csv, const std::string& out
                    Metric{"jain_index", 3, "Jain's index of grants"},
                    Metric{"fifo_inversions", 4, "FIFO inversions"}}) {
     std::string plot = "set title " + gnuplot_quote(std::string(m.label) + " by " + parameter) +
-                       "\nset xlabel " + gnuplot_quote(parameter) + "\nset ylabel " +
+                       "\nset xlabel " + gnuplot_quote(parameter == "clients" ? parameter : parameter + " (ms)") + "\nset ylabel " +
                        gnuplot_quote(m.label) + "\nset key outside right\nset grid\nplot ";
     for (std::size_t i = 0; i < files.size(); ++i) {
       if (i) plot += ", \\\n  ";
