@@ -85,6 +85,35 @@ std::string describe_exit(int status) {
 // Real process start-up and shutdown happen outside simulated time: this file may sleep.
 void nap() { std::this_thread::sleep_for(milliseconds(5)); }
 
+// A process that waits for semsim to die (PR_SET_PDEATHSIG) and then removes `dir`: the one
+// clean-up that a SIGKILLed semsim cannot do itself. On a normal exit semsim kills it first.
+pid_t start_watchdog(const std::string& dir) {
+  const pid_t parent = ::getpid();
+  sigset_t term;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  const pid_t child = ::fork();
+  if (child != 0) return child;  // the parent, or -1: then there is simply no watchdog
+  ::sigprocmask(SIG_BLOCK, &term, nullptr);
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  ::setpgid(0, 0);  // Ctrl-C goes to semsim alone
+  ::signal(SIGINT, SIG_IGN);
+  const int null_fd = ::open("/dev/null", O_RDWR);
+  ::dup2(null_fd, STDIN_FILENO);
+  ::dup2(null_fd, STDOUT_FILENO);
+  ::dup2(null_fd, STDERR_FILENO);
+  ::close_range(3, ~0U, 0);  // hold no pipe or socket of semsim's open
+  if (::getppid() == parent) {
+    int signal = 0;
+    ::sigwait(&term, &signal);
+  }
+  // semsim is gone; its server dies by its own PDEATHSIG. Let it go, then clean up.
+  std::this_thread::sleep_for(milliseconds(100));
+  std::error_code ignored;
+  fs::remove_all(dir, ignored);
+  ::_exit(0);
+}
+
 }  // namespace
 
 EmbeddedRedis::EmbeddedRedis() {
@@ -94,6 +123,7 @@ EmbeddedRedis::EmbeddedRedis() {
         "redis-server not found on PATH; install it: sudo apt-get install redis-server");
 
   dir_ = make_private_directory();
+  watchdog_ = start_watchdog(dir_);
   try {
     const std::string socket_path = dir_ + "/redis.sock";
     const std::string log_path = dir_ + "/redis.log";
@@ -189,6 +219,12 @@ void EmbeddedRedis::stop() noexcept {
     std::error_code ignored;
     fs::remove_all(dir_, ignored);
     dir_.clear();
+  }
+  if (watchdog_ > 0) {
+    ::kill(watchdog_, SIGKILL);
+    while (::waitpid(watchdog_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    watchdog_ = -1;
   }
 }
 

@@ -1,6 +1,7 @@
 // A private redis-server that semsim starts itself: unix socket in a fresh temporary directory,
 // loopback only (no TCP port), no persistence. Stopped, and its directory removed, when this
-// object dies; the child also dies with semsim (PR_SET_PDEATHSIG), so none is ever orphaned.
+// object dies; the child also dies with semsim (PR_SET_PDEATHSIG), so none is ever orphaned, and
+// a small watchdog process removes the directory even when semsim is killed outright.
 #pragma once
 
 #include <stdexcept>
@@ -34,6 +35,7 @@ class EmbeddedRedis {
 
   std::string dir_;
   pid_t pid_ = -1;
+  pid_t watchdog_ = -1;  // removes dir_ if semsim dies without unwinding (SIGKILL)
 };
 
 }  // namespace semsim
