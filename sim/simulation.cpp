@@ -151,8 +151,11 @@ RunResult Simulation::run() {
   }
   result.commands = link_.commands_sent() - commands_before;
   const std::string counts = "commands=" + std::to_string(result.commands);
+  std::string reason = result.stop_reason;  // quoted in the row: no double quote inside
+  for (char& c : reason)
+    if (c == '"') c = '\'';
   s.recorder.record(0, s.scheduler.now(), Op::run, result.completed ? Phase::ok : Phase::fail, {},
-                    result.completed ? counts : "reason=\"" + result.stop_reason + "\" " + counts);
+                    result.completed ? counts : "reason=\"" + reason + "\" " + counts);
   result.events = s.recorder.events();
   result.wall_s = wall.seconds();
   return result;
