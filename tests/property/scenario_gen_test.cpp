@@ -57,7 +57,10 @@ class LeaseHonesty : public ::testing::Test {
  protected:
   // Rows: true_us, client, op, phase, identifier.
   std::int64_t broken(const std::vector<std::tuple<std::int64_t, int, Op, Phase, std::string>>& rows) {
-    const std::string path = (fs::path(::testing::TempDir()) / "semsim-lease-history.csv").string();
+    // One file per test: ctest runs tests of this fixture in parallel processes.
+    const std::string path = (fs::path(::testing::TempDir()) /
+                              ("semsim-lease-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".csv"))
+                                 .string();
     {
       HistoryWriter w(path);
       std::uint64_t seq = 0;
