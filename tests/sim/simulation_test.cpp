@@ -265,3 +265,25 @@ TEST(SemsimBinary, CtrlCLeavesAValidHistoryAndNoRedisServer) {
 
 }  // namespace
 }  // namespace semsim
+
+namespace semsim {
+namespace {
+
+int exit_code_of(const std::string& args) {
+  const std::string out = (fs::path(::testing::TempDir()) / "sim_expect").string();
+  const int status = std::system((std::string(SEMSIM_BINARY) + " run --no-charts --out " + out + " " + args + " >/dev/null 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(SemsimBinary, RunExitsOneWhenAnExpectationFailsAndTwoOnABadOne) {
+  const std::string steal = std::string("--variant basic --clients 2 --limit 1 --duration 1s --clients-file ") +
+                            SEMSIM_SOURCE_DIR + "/scenarios/steal-10ms.clients.csv --actions-file " + SEMSIM_SOURCE_DIR +
+                            "/scenarios/steal-10ms.actions.csv";
+  EXPECT_EQ(exit_code_of(steal + " --expect over_admission_max=0"), 1);
+  EXPECT_EQ(exit_code_of(steal + " --expect over_admission=1 --expect granted_min=2"), 0);
+  EXPECT_EQ(exit_code_of(steal + " --expect happiness=1"), 2);
+  EXPECT_EQ(exit_code_of(steal + " --expect over_admission"), 2);
+}
+
+}  // namespace
+}  // namespace semsim
