@@ -22,8 +22,6 @@ class Distribution {
   // A draw; durations in µs (normal draws may be negative: clamp where a delay is meant).
   long long sample(Rng& rng) const;
   Micros sample_duration(Rng& rng) const { return Micros(sample(rng)); }
-  bool is_zero() const { return kind_ == Kind::fixed && a_ == 0; }
-  Kind kind() const { return kind_; }
   std::string text() const { return text_; }
 
  private:

@@ -11,10 +11,9 @@ namespace semsim {
 // client does not change the other clients' draws.
 std::uint64_t derive_seed(std::uint64_t root, std::uint64_t stream);
 
-// Stream ids: one per subsystem, then one per client.
-enum class Stream : std::uint64_t { clients_table = 1, faults = 2, client_base = 1000 };
+// A client's stream ids: 16 per client (salts for its clock, network, behaviour, faults).
 inline std::uint64_t client_stream(int client, std::uint64_t salt = 0) {
-  return static_cast<std::uint64_t>(Stream::client_base) + static_cast<std::uint64_t>(client) * 16 + salt;
+  return 1000 + static_cast<std::uint64_t>(client) * 16 + salt;
 }
 
 class Rng {
