@@ -6,7 +6,6 @@
 #include <ostream>
 
 #include "algorithms/semaphore.h"
-#include "sim/client_table.h"
 #include "reports/analysis.h"
 #include "reports/charts.h"
 #include "reports/timeline.h"
@@ -16,9 +15,6 @@ namespace semsim {
 namespace fs = std::filesystem;
 
 RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostream& log, RunFiles files) {
-  // Bad input files are found before any output exists (the simulation reads them again).
-  if (!options.clients_file.empty()) read_clients_file(options.clients_file, options.clients);
-  if (!options.actions_file.empty()) read_actions_file(options.actions_file, options.clients);
   const std::string prefix = redis.new_prefix();
   SemaphoreConfig config;
   config.name = prefix + "sem";
@@ -31,7 +27,14 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
   log << "semsim " << SEMSIM_VERSION << ": " << run_detail(options) << "\n"
       << "redis: " << redis.describe() << ", keys under " << prefix << "\n";
 
+  // The simulation reads its input files first: bad input stops the run before any output exists.
   std::unique_ptr<HistoryWriter> history;
+  Checker checker;
+  Simulation simulation(options, *semaphore, redis.link(), [&](const Event& e) {
+    if (history) history->write(e);
+    checker.add(e);
+  });
+
   if (files.history || files.summary) fs::create_directories(options.out);
   if (files.history) {
     std::ofstream ini(fs::path(options.out) / "run.ini");
@@ -45,11 +48,6 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
     log << "replay: semsim scenario " << (fs::path(options.out) / "run.ini").string() << "\n";
   }
 
-  Checker checker;
-  Simulation simulation(options, *semaphore, redis.link(), [&](const Event& e) {
-    if (history) history->write(e);
-    checker.add(e);
-  });
   RunOutput output;
   try {
     output.result = simulation.run();

@@ -37,14 +37,30 @@ struct Simulation::State {
 };
 
 Simulation::Simulation(const RunOptions& options, Semaphore& semaphore, RedisLink& link, Recorder::Sink sink)
-    : options_(options), semaphore_(semaphore), link_(link), sink_(std::move(sink)) {}
+    : options_(options),
+      semaphore_(semaphore),
+      link_(link),
+      sink_(std::move(sink)),
+      table_(options.clients_file.empty() ? std::map<int, ClientSpec>{}
+                                          : read_clients_file(options.clients_file, options.clients)),
+      actions_(options.actions_file.empty() ? std::vector<ScriptedAction>{}
+                                            : read_actions_file(options.actions_file, options.clients)) {}
+
+void execute_deliveries(std::vector<Delivery> batch, RedisLink& link) {
+  std::vector<std::vector<Reply>> replies(batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i)
+    link.submit(std::move(batch[i].commands),
+                [&replies, i](std::vector<Reply> r, std::exception_ptr) { replies[i] = std::move(r); });
+  link.flush();
+  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(replies[i]));
+}
 
 Simulation::~Simulation() = default;
 
 RunResult Simulation::run() {
   const RunOptions& o = options_;
-  const auto table = o.clients_file.empty() ? std::map<int, ClientSpec>{} : read_clients_file(o.clients_file, o.clients);
-  const auto actions = o.actions_file.empty() ? std::vector<ScriptedAction>{} : read_actions_file(o.actions_file, o.clients);
+  const auto& table = table_;
+  const auto& actions = actions_;
 
   std::uint64_t grants = 0;
   State s([&](const Event& e) {
@@ -70,15 +86,7 @@ RunResult Simulation::run() {
         result.max_lag = std::max(result.max_lag, pacer.lag(s.scheduler.next_time()));
       }
       std::vector<Delivery> batch = s.scheduler.next();
-      if (!batch.empty()) {
-        std::vector<std::vector<Reply>> replies(batch.size());
-        for (std::size_t i = 0; i < batch.size(); ++i)
-          link_.submit(std::move(batch[i].commands), [&replies, i](std::vector<Reply> r, std::exception_ptr) {
-            replies[i] = std::move(r);
-          });
-        link_.flush();  // throws LinkError: Redis is gone
-        for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(replies[i]));
-      }
+      if (!batch.empty()) execute_deliveries(std::move(batch), link_);  // LinkError: Redis is gone
       if (s.failure) std::rethrow_exception(std::exchange(s.failure, nullptr));
       progress.update(s.scheduler.now(), end, s.scheduler.events_processed(), grants);
     }

@@ -6,7 +6,11 @@
 #include <cstdint>
 #include <string>
 
+#include <map>
+#include <vector>
+
 #include "algorithms/semaphore.h"
+#include "sim/client_table.h"
 #include "sim/recorder.h"
 #include "sim/redis_link.h"
 #include "sim/run_options.h"
@@ -24,7 +28,8 @@ struct RunResult {
 
 class Simulation {
  public:
-  // `link` is the connection every request goes through; `sink` gets every event.
+  // `link` is the connection every request goes through; `sink` gets every event. Reads the
+  // clients and actions files here, so that bad input is an InputError before anything runs.
   Simulation(const RunOptions& options, Semaphore& semaphore, RedisLink& link, Recorder::Sink sink);
   ~Simulation();
   // Throws SetupError / InputError before anything ran; after that, failures end the run and
@@ -37,7 +42,13 @@ class Simulation {
   Semaphore& semaphore_;
   RedisLink& link_;
   Recorder::Sink sink_;
+  std::map<int, ClientSpec> table_;
+  std::vector<ScriptedAction> actions_;
 };
+
+// Runs deliveries that are due at one instant on Redis, pipelined in order, then hands each its
+// replies. Throws LinkError when Redis is gone.
+void execute_deliveries(std::vector<Delivery> batch, RedisLink& link);
 
 // The detail of the history's first row: the run's parameters as key=value pairs.
 std::string run_detail(const RunOptions& options);

@@ -14,6 +14,7 @@
 #include "sim/redis_session.h"
 #include "sim/run_execution.h"
 #include "sim/sim_client.h"
+#include "sim/simulation.h"
 
 namespace semsim {
 namespace {
@@ -129,16 +130,11 @@ TEST_F(SimulationTest, PausesAndCrashesAtARateAreRecordedAndReplayedBySeed) {
   EXPECT_GT(faults[Op::crash], 3);
 }
 
-// Drives a scheduler against Redis the way Simulation does: deliveries due at one instant go
-// to Redis together, in order.
+// Drives a scheduler against Redis the way Simulation does.
 void drive(Scheduler& s, RedisLink& link) {
   while (!s.empty()) {
     auto batch = s.next();
-    std::vector<std::vector<Reply>> replies(batch.size());
-    for (std::size_t i = 0; i < batch.size(); ++i)
-      link.submit(std::move(batch[i].commands), [&replies, i](std::vector<Reply> r, std::exception_ptr) { replies[i] = std::move(r); });
-    link.flush();
-    for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(replies[i]));
+    if (!batch.empty()) execute_deliveries(std::move(batch), link);
   }
 }
 
