@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/commands.h"
+#include "sim/version.h"
 
 namespace {
 
@@ -28,7 +29,7 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   if (!std::strcmp(argv[1], "--version")) {
-    std::cout << "semsim " << SEMSIM_VERSION << "\n";
+    std::cout << "semsim " << semsim::version() << "\n";
     return 0;
   }
   const std::string command = argv[1];

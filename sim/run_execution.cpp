@@ -9,6 +9,7 @@
 #include "reports/analysis.h"
 #include "reports/charts.h"
 #include "reports/timeline.h"
+#include "sim/version.h"
 
 namespace semsim {
 
@@ -24,7 +25,7 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
   config.lock_acquire_timeout = options.lock_acquire_timeout;
   std::unique_ptr<Semaphore> semaphore = make_semaphore(options.variant, config);
 
-  log << "semsim " << SEMSIM_VERSION << ": " << run_detail(options) << "\n"
+  log << "semsim " << version() << ": " << run_detail(options) << "\n"
       << "redis: " << redis.describe() << ", keys under " << prefix << "\n";
 
   // The simulation reads its input files first: bad input stops the run before any output exists.
@@ -38,7 +39,7 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
   if (files.history || files.summary) fs::create_directories(options.out);
   if (files.history) {
     std::ofstream ini(fs::path(options.out) / "run.ini");
-    ini << "# semsim " << SEMSIM_VERSION << " against " << redis.describe() << "\n"
+    ini << "# semsim " << version() << " against " << redis.describe() << "\n"
         << "# replay: semsim scenario " << (fs::path(options.out) / "run.ini").string() << "\n";
     write_run_ini(ini, options);
     // Paced runs write every row at once: a few thousand rows a second cost nothing, and a run

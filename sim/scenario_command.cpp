@@ -10,6 +10,7 @@
 #include "sim/interrupt.h"
 #include "sim/run_execution.h"
 #include "sim/scenario.h"
+#include "sim/shipped_files.h"
 
 namespace semsim {
 
@@ -51,7 +52,9 @@ int scenario_command(int argc, char** argv) {
     if (vm.count("help")) {
       std::cout << o << "\nA scenario file holds the options of `semsim run` and an [expect] section:\n"
                 << "  over_admission = 1 | over_admission_max = 0 | granted_min = 100 | over_admission_trend = increasing\n"
-                << "(any summary.csv column; see scenarios/README.md).\n";
+                << "(any summary.csv column; see scenarios/README.md).\n"
+                << "A FILE that is a bare name and does not exist here is looked up among the shipped scenarios:\n"
+                << "PREFIX/share/semsim/scenarios beside an installed PREFIX/bin/semsim (e.g. steal-10ms.ini).\n";
       return kExitOk;
     }
     if (!vm.count("file")) throw std::invalid_argument("no scenario file given");
@@ -60,7 +63,7 @@ int scenario_command(int argc, char** argv) {
     charts = vm["charts"].as<bool>();
     verbose = vm["verbose"].as<bool>();
     // Every file is read before anything runs: a typo in the tenth file costs no time.
-    for (const auto& f : vm["file"].as<std::vector<std::string>>()) scenarios.push_back(load_scenario(f));
+    for (const auto& f : vm["file"].as<std::vector<std::string>>()) scenarios.push_back(load_scenario(resolve_scenario_path(f)));
   } catch (const std::exception& e) {
     std::cerr << "semsim scenario: " << e.what() << "\n";
     return kExitBadInput;

@@ -1,0 +1,44 @@
+# Install rules, the man page and the Debian package (cpack -G DEB).
+#   cmake --install build --prefix P   ->  P/bin/semsim, P/share/semsim/{scenarios,examples},
+#                                          P/share/man/man1/semsim.1.gz
+# The installed binary finds its shipped files relative to itself (../share/semsim), never
+# through the build folder or an environment variable.
+include(GNUInstallDirs)
+
+install(TARGETS semsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/scenarios)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/examples
+        USE_SOURCE_PERMISSIONS)
+
+# semsim(1), generated from the program's own --help texts by Debian's help2man.
+find_program(HELP2MAN help2man REQUIRED)
+find_program(GZIP gzip REQUIRED)
+set(MAN_DIR ${CMAKE_BINARY_DIR}/man)
+add_custom_command(
+  OUTPUT ${MAN_DIR}/semsim.1.gz
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${MAN_DIR}
+  COMMAND ${CMAKE_COMMAND} -DSEMSIM=$<TARGET_FILE:semsim> -DOUTPUT=${MAN_DIR}/commands.h2m
+          -P ${CMAKE_SOURCE_DIR}/cmake/write_man_include.cmake
+  COMMAND ${HELP2MAN} --no-info --no-discard-stderr --section 1
+          --name "simulation and correctness-testing harness for Redis counting semaphores"
+          --include ${MAN_DIR}/commands.h2m --output ${MAN_DIR}/semsim.1 $<TARGET_FILE:semsim>
+  COMMAND ${GZIP} -9nf ${MAN_DIR}/semsim.1
+  DEPENDS semsim ${CMAKE_SOURCE_DIR}/cmake/write_man_include.cmake
+  COMMENT "Generating the man page semsim(1) from --help" VERBATIM)
+add_custom_target(semsim_man ALL DEPENDS ${MAN_DIR}/semsim.1.gz)
+install(FILES ${MAN_DIR}/semsim.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+
+# The .deb: shared-library dependencies computed by dpkg-shlibdeps, the programs semsim runs
+# (redis-server, gnuplot) named here because no library link reveals them.
+set(CPACK_PACKAGE_NAME semsim)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_CONTACT "semsim developers <semsim@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "simulation and correctness-testing harness for Redis counting semaphores")
+set(CPACK_PACKAGE_DESCRIPTION "semsim runs Redis semaphore algorithms (and your own Lua scripts) with many simulated clients under clock skew, network delay, pauses and crashes against a real redis-server, records a history and checks it for over-admission, fairness and liveness.")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_STRIP_FILES ON)  # as Debian ships binaries: no debug info in the package
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "redis-server, gnuplot-nox | gnuplot")
+set(CPACK_GENERATOR DEB)
+include(CPack)

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# An installed semsim works with no source tree and no build folder around: `cmake --install`
+# into a fresh prefix, then from another directory --version names the release and the commit,
+# the man page is there, a shipped scenario runs by its bare name, and the binary has no RPATH
+# into the build folder; `cpack -G DEB` makes a .deb whose Depends names redis-server and the
+# shared libraries dpkg-shlibdeps found.
+#   installed_semsim_test.sh BUILD_DIR
+set -euo pipefail
+build=$(readlink -f "$1")
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$tmp/p" >/dev/null
+bin=$tmp/p/bin/semsim
+[ -x "$bin" ] || fail "no bin/semsim"
+! readelf -d "$bin" | grep -E 'RPATH|RUNPATH' | grep -qF "$build" || fail "RPATH into the build folder"
+mkdir "$tmp/elsewhere"; cd "$tmp/elsewhere"
+v=$("$bin" --version)
+[[ $v =~ ^semsim\ [0-9]+\.[0-9]+\.[0-9]+\ \(commit\ [0-9a-f]+ ]] || fail "--version printed '$v'"
+[ -f "$tmp/p/share/man/man1/semsim.1.gz" ] || fail "no man page"
+zcat "$tmp/p/share/man/man1/semsim.1.gz" | grep -q 'semsim check' || fail "the man page lacks the subcommands' help"
+"$bin" scenario steal-10ms.ini --out "$tmp/o" >"$tmp/scenario.log" 2>&1 || { cat "$tmp/scenario.log"; fail "shipped scenario by name"; }
+grep -q "$tmp/p/share/semsim/scenarios/steal-10ms.ini" "$tmp/scenario.log" || fail "the scenario did not come from the installed tree"
+grep -q "^# semsim $(echo "$v" | cut -d' ' -f2-)" "$tmp/o/steal-10ms/basic/run.ini" || fail "run.ini does not carry the version"
+"$bin" scenario no-such-scenario.ini >"$tmp/missing.log" 2>&1 && fail "a missing scenario ran"
+[ -x "$tmp/p/share/semsim/examples/ci/semsim-ci.sh" ] || fail "examples/ci/semsim-ci.sh not installed executable"
+
+(cd "$build" && cpack -G DEB -B "$tmp/deb" >/dev/null)
+deb=$(ls "$tmp"/deb/semsim_*.deb)
+depends=$(dpkg-deb -f "$deb" Depends)
+[[ $depends == *redis-server* && $depends == *"libc6 (>="* && $depends == *libhiredis* ]] || fail "Depends: $depends"
+echo "installed semsim ok: $v; $(basename "$deb") $(du -k "$deb" | cut -f1) KiB; Depends: $depends"
