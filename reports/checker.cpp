@@ -69,7 +69,7 @@ void Checker::read_run_row(const Event& e) {
 void Checker::close_instant() {
   int n = holds_.holders();
   holds_.instant_done(now_us_);
-  liveness_.instant_done(now_us_, n < meta_.limit && waits_.waiting() > 0, granted_now_);
+  liveness_.instant_done(now_us_, n < meta_.limit, waits_.waiting(), granted_now_);
   granted_now_ = false;
 }
 
@@ -112,6 +112,7 @@ void Checker::add(const Event& e) {
         c.invoke_us = t;
         c.offset_sum_us += e.client_us - t;
         fifo_.invoked(e.client, ++c.attempt, t);
+        if (!waits_.is_waiting(e.client)) liveness_.acquire_invoked(e.client, t);
         break;
       }
       // An outcome without a recorded invoke (a truncated start) counts, without a latency.
@@ -120,6 +121,7 @@ void Checker::add(const Event& e) {
         ++c.stats.granted;
         holds_.grant(e.client, t, e.identifier);
         waits_.granted(e.client, t);
+        liveness_.acquire_settled(e.client);
         granted_now_ = true;
         if (c.pending) {
           latency_.add(t - c.invoke_us);
@@ -134,10 +136,12 @@ void Checker::add(const Event& e) {
           fifo_.rejected(e.client, c.invoke_us, t);
         }
         waits_.rejected(e.client, invoke_us);
+        liveness_.acquire_refused(e.client);
       } else {  // info: may have been granted
         ++meta_.acquire_unknown;
         ++c.stats.unknown;
         holds_.possible(e.client);
+        liveness_.acquire_settled(e.client);
         if (c.pending) fifo_.abandoned(e.client);
       }
       c.pending = false;
@@ -151,8 +155,12 @@ void Checker::add(const Event& e) {
     case Op::crash:
       holds_.end(e.client);
       waits_.crashed(e.client, t);
+      liveness_.acquire_settled(e.client);
       if (c.pending) fifo_.abandoned(e.client);
       c.pending = false;
+      break;
+    case Op::done:
+      waits_.stopped_wanting(e.client, t);
       break;
     case Op::sample: {
       // detail "admitted=A believers=B stale=S": S clients believed they held a permit that

@@ -9,7 +9,8 @@
 namespace semsim {
 
 // sample: what Redis held, compared with what clients believed (detail: admitted= believers= stale=).
-enum class Op { run, acquire, release, refresh, crash, pause, resume, jump, sample };
+// done: the client wants no more permits (its script has no further acquire); it stops waiting.
+enum class Op { run, acquire, release, refresh, crash, pause, resume, jump, sample, done };
 enum class Phase { invoke, ok, fail, info };
 
 struct Event {

@@ -6,6 +6,7 @@ namespace semsim {
 
 void FifoTracker::invoked(int client, std::uint64_t attempt, std::int64_t invoke_us) {
   if (static_cast<std::size_t>(client) >= live_attempt_.size()) live_attempt_.resize(client + 1, 0);
+  now_us_ = std::max(now_us_, invoke_us);
   settle(client);  // a previous acquire whose outcome never came
   live_attempt_[client] = attempt;
   pending_.push_back({invoke_us, client, attempt});
@@ -30,9 +31,11 @@ void FifoTracker::prune() {
       if (live(p)) kept.push_back(p);
     pending_.swap(kept);
   }
-  // A rejection is settled once no acquire invoked inside its window is pending any more.
-  while (!waiting_.empty() && (waiting_.front().counted ||
-                               !pending_within(waiting_.front().invoke_us, waiting_.front().fail_us)))
+  // A rejection is settled once its fail instant is over (no acquire can still be invoked inside
+  // its window) and no acquire invoked inside its window is pending any more.
+  while (!waiting_.empty() &&
+         (waiting_.front().counted || (waiting_.front().fail_us < now_us_ &&
+                                       !pending_within(waiting_.front().invoke_us, waiting_.front().fail_us))))
     waiting_.pop_front();
 }
 
@@ -55,12 +58,14 @@ void FifoTracker::admitted(int client, std::int64_t invoke_us) {
 }
 
 void FifoTracker::rejected(int client, std::int64_t invoke_us, std::int64_t fail_us) {
+  now_us_ = std::max(now_us_, fail_us);
   settle(client);
   if (latest_admitted_invoke_us_ > invoke_us) {
     ++inversions_;  // an acquire invoked after this one was already admitted
     return;
   }
-  if (pending_within(invoke_us, fail_us)) waiting_.push_back({invoke_us, fail_us, client, false});
+  // Kept even with nothing pending in its window: an acquire may still be invoked at fail_us.
+  waiting_.push_back({invoke_us, fail_us, client, false});
 }
 
 void FifoTracker::abandoned(int client) { settle(client); }

@@ -10,8 +10,9 @@
 //
 // One pass. An A admitted before R fails is covered by the largest invoke time among admitted
 // acquires so far. Otherwise R waits in a queue (ordered by fail time) while some acquire invoked
-// in (r_i, r_f] is still pending, and an A that is admitted later walks back over the R's that
-// failed after its invoke. Memory: the pending acquires (at most one per client) plus the
+// in (r_i, r_f] is still pending, or may still be invoked (rows of R's fail instant may follow),
+// and an A that is admitted later walks back over the R's that failed after its invoke. So the
+// count does not depend on the order of rows within one instant. Memory: the pending acquires (at most one per client) plus the
 // rejections that happened while one of them was pending, bounded by how long an acquire can
 // stay unanswered (the network timeout or a pause), not by the length of the history.
 #pragma once
@@ -54,6 +55,7 @@ class FifoTracker {
   std::size_t live_pending_ = 0;
   std::deque<Rejection> waiting_;            // in fail order
   std::int64_t latest_admitted_invoke_us_ = INT64_MIN;
+  std::int64_t now_us_ = INT64_MIN;  // the latest instant seen (an invoke or a fail)
   std::int64_t inversions_ = 0;
 };
 

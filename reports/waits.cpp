@@ -31,6 +31,7 @@ void WaitTracker::stop(int client, std::int64_t t_us, bool open) {
 
 void WaitTracker::granted(int client, std::int64_t ok_us) { stop(client, ok_us, false); }
 void WaitTracker::crashed(int client, std::int64_t t_us) { stop(client, t_us, false); }
+void WaitTracker::stopped_wanting(int client, std::int64_t t_us) { stop(client, t_us, false); }
 
 void WaitTracker::finish(std::int64_t end_us, Summary& s) const {
   WaitTracker copy = *this;

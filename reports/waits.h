@@ -1,6 +1,7 @@
 // Starvation: the longest wait. A client starts waiting at the invoke of an acquire that is
 // rejected (fail) while it was not already waiting; it stops at its next acquire ok (the wait is
-// ok - that invoke), at its crash, or at the end of the history (the wait is then still open).
+// ok - that invoke), at its crash, when it stops wanting (a `done` row: its script has no further
+// acquire), or at the end of the history (the wait is then still open).
 // A waiting client is also what liveness looks for.
 #pragma once
 
@@ -16,6 +17,10 @@ class WaitTracker {
   void rejected(int client, std::int64_t invoke_us);
   void granted(int client, std::int64_t ok_us);
   void crashed(int client, std::int64_t t_us);
+  void stopped_wanting(int client, std::int64_t t_us);
+  bool is_waiting(int client) const {
+    return static_cast<std::size_t>(client) < clients_.size() && clients_[client].waiting;
+  }
   int waiting() const { return waiting_; }
   void finish(std::int64_t end_us, Summary& s) const;
 

@@ -28,7 +28,8 @@ is paced (ttl-key, fair-locked): their Redis-clock expiry (TTL, lock PX) then ne
 
 Properties:
   safety         over_admission = 0, inside the variant's preconditions (all variants)
-  liveness       no liveness gap, in cases without scripted acquires (lua only)
+  liveness       no liveness gap (lua, basic*, fair, fair-global-counter, fair-locked-as-published;
+                 ttl-key and fair-locked once Redis's clock follows simulated time)
   lease honesty  an ok'd acquire/refresh invoked at t keeps its permit until t + timeout (lua only)
 
 Preconditions (the seeds' promises; --no-preconditions searches outside them):
@@ -39,8 +40,9 @@ The seeds state fair-locked's condition as "clocks differ by less than the timeo
 than the timeout"; that is not enough (a holder whose clock is behind by d is evicted after
 timeout - d), so the search keeps clock spread + hold + round trip + pauses below the timeout.
 
-Exit: 0 no violation in --cases cases; 1 violation found (counterexample.ini written under --out,
-replay it with `semsim scenario`); 2 bad input or setup error.
+Exit: 0 no violation in --cases cases; 1 a safety violation found (over-admission or lease
+honesty; counterexample.ini written under --out, replay it with `semsim scenario`); 3 a liveness
+violation alone (counterexample.ini too); 2 bad input or setup error; 130 interrupted.
 )";
 
 std::string quote_args(int argc, char** argv) {
@@ -140,7 +142,7 @@ int check_command(int argc, char** argv) {
     std::ifstream ini(r.counterexample);
     std::cout << ini.rdbuf() << "\n";
     print_figures(std::cout, r);
-    return kExitFinding;
+    return r.violation == Violation::liveness ? kExitLivenessOnly : kExitFinding;
   } catch (const std::exception& e) {
     std::cerr << "semsim check: " << e.what() << "\n";
     return interrupt_signal() ? kExitInterrupted : kExitBadInput;

@@ -1,5 +1,6 @@
 // The subcommands of `semsim`. Each takes (argc, argv) with argv[0] the command's name and
-// returns the process exit code (DESIGN.md: 0 ran, 1 expectation/violation, 2 bad input/setup).
+// returns the process exit code (DESIGN.md: 0 ran, 1 expectation/safety violation, 2 bad
+// input/setup, 3 a liveness violation alone (check), 130 interrupted).
 #pragma once
 
 namespace semsim {
@@ -13,6 +14,7 @@ int analyze_command(int argc, char** argv);
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFinding = 1;
 inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitLivenessOnly = 3;  // check: a free permit not granted, safety held
 inline constexpr int kExitInterrupted = 130;
 
 }  // namespace semsim

@@ -17,8 +17,9 @@ commands:
   compare    sweep variants x a parameter (skew, delay, clients): one CSV and comparison charts
   analyze    re-check a recorded history.csv and print/write its summary
 
-exit codes: 0 ran / all met / no violation; 1 an expectation failed or a violation was found;
-            2 bad input or a setup error (the message says which file, line and field)
+exit codes: 0 ran / all met / no violation; 1 an expectation failed or a safety violation was found;
+            2 bad input or a setup error (the message says which file, line and field);
+            3 (check) a liveness violation alone; 130 interrupted
 )";
 
 }  // namespace

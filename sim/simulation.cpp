@@ -108,7 +108,10 @@ RunResult Simulation::run() {
 
   s.workload = std::make_unique<Workload>(o, semaphore_, s.recorder, s.scheduler, o.clients);
   std::set<int> scripted;
-  for (const auto& a : actions) scripted.insert(a.client);
+  for (const auto& a : actions) {
+    scripted.insert(a.client);
+    if (a.kind == ScriptedAction::Kind::acquire) s.workload->expect_scripted_acquire(a.client);
+  }
 
   for (int c = 1; c <= o.clients; ++c) {
     Rng setup(client_seed(c, Salt::setup));

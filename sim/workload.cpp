@@ -7,7 +7,8 @@ namespace semsim {
 
 Workload::Workload(const RunOptions& options, Semaphore& semaphore, Recorder& recorder, const Scheduler& scheduler,
                    int clients)
-    : options_(options), semaphore_(semaphore), recorder_(recorder), scheduler_(scheduler), holding_(clients + 1) {}
+    : options_(options), semaphore_(semaphore), recorder_(recorder), scheduler_(scheduler), holding_(clients + 1),
+      scripted_acquires_left_(clients + 1, 0) {}
 
 void Workload::fault(SimClient& client, Op op, std::string detail) {
   if (op == Op::crash) holding_[client.id()].reset();
@@ -140,7 +141,10 @@ Task<void> Workload::scripted(SimClient& client, ScriptedAction action) {
   switch (action.kind) {
     case K::acquire: {
       const Micros hold = action.arg ? *action.arg : options_.hold.sample_duration(client.rng());
-      if (std::optional<Grant> grant = co_await acquire(client)) co_await hold_then_release(client, *grant, hold);
+      std::optional<Grant> grant = co_await acquire(client);
+      if (--scripted_acquires_left_[client.id()] == 0 && !grant)
+        recorder_.record(client.id(), client.now(), Op::done, Phase::ok, {}, "no further acquire in the script");
+      if (grant) co_await hold_then_release(client, *grant, hold);
       break;
     }
     case K::release:

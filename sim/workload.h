@@ -20,6 +20,9 @@ class Workload {
 
   Task<void> loop(SimClient& client);
   Task<void> scripted(SimClient& client, ScriptedAction action);
+  // The script gives the client one more acquire action. When its last one ends without a grant,
+  // the client wants no more permits: a `done` row says so, and the checker stops its wait there.
+  void expect_scripted_acquire(int client) { ++scripted_acquires_left_[client]; }
   // Records a fault that happened to the client (pause, resume, crash, jump).
   void fault(SimClient& client, Op op, std::string detail = {});
   // Every `every`: reads the first `limit` members of the admission set and records how many
@@ -38,6 +41,7 @@ class Workload {
   Recorder& recorder_;
   const Scheduler& scheduler_;
   std::vector<std::optional<Grant>> holding_;  // by client id: the permit it believes it holds
+  std::vector<int> scripted_acquires_left_;    // by client id
 };
 
 }  // namespace semsim

@@ -39,6 +39,39 @@ TEST(CheckerFairness, FifoInversionsCountRejectionsOvertakenByALaterAdmittedAcqu
   EXPECT_EQ(h.check().fifo_inversions, 3);
 }
 
+// R = client 1 [1, 3] rejected; A = client 2 invoked at 3 (= r_f), ok at 4: r_i < a_i <= r_f, an
+// inversion, whichever of R's fail row and A's invoke row comes first within instant 3.
+TEST(CheckerFairness, FifoInversionAtTheFailInstantDoesNotDependOnRowOrder) {
+  for (bool invoke_first : {true, false}) {
+    HistoryBuilder h(1, 3);
+    h.hold(3, 0, 0, 2);
+    h.at(1, 1, Op::acquire, Phase::invoke);
+    if (invoke_first)
+      h.at(3, 2, Op::acquire, Phase::invoke).at(3, 1, Op::acquire, Phase::fail);
+    else
+      h.at(3, 1, Op::acquire, Phase::fail).at(3, 2, Op::acquire, Phase::invoke);
+    h.at(4, 2, Op::acquire, Phase::ok).end(10);
+    EXPECT_EQ(h.check().fifo_inversions, 1) << (invoke_first ? "A's invoke row first" : "R's fail row first");
+  }
+}
+
+// The same with A admitted at that very instant too: rows A invoke, A ok, R fail in every order
+// that keeps A's invoke before its ok.
+TEST(CheckerFairness, FifoInversionAdmittedAtTheFailInstantInAnyRowOrder) {
+  const char* orders[] = {"IOF", "IFO", "FIO"};  // I: A invoke, O: A ok, F: R fail
+  for (const char* order : orders) {
+    HistoryBuilder h(1, 3);
+    h.at(1, 1, Op::acquire, Phase::invoke);
+    for (const char* c = order; *c; ++c) {
+      if (*c == 'I') h.at(3, 2, Op::acquire, Phase::invoke);
+      if (*c == 'O') h.at(3, 2, Op::acquire, Phase::ok);
+      if (*c == 'F') h.at(3, 1, Op::acquire, Phase::fail);
+    }
+    h.end(10);
+    EXPECT_EQ(h.check().fifo_inversions, 1) << order;
+  }
+}
+
 TEST(CheckerFairness, ALongPendingAcquireStillInvertsTheRejectionsItOvertook) {
   // Client 1's acquire (invoked at 5) is answered only at 1000; client 2 (invoked at 0) was
   // rejected at 10: one inversion. The thousand rejections between 20 and 990 were all invoked
@@ -54,14 +87,15 @@ TEST(CheckerFairness, ALongPendingAcquireStillInvertsTheRejectionsItOvertook) {
 
 TEST(FifoTracker, RejectionsNoPendingAcquireCanInvertAreForgotten) {
   // Client 1's acquire stays pending throughout; 1000 later rejections of client 2 cannot be
-  // inverted by it (invoked after it), so none of them is kept.
+  // inverted by it (invoked after it), so none of them is kept once its instant is over: only
+  // the last one, whose instant is the current one (an acquire may still be invoked in it).
   FifoTracker f;
   f.invoked(1, 1, 0);
   for (int i = 0; i < 1000; ++i) {
     f.invoked(2, static_cast<std::uint64_t>(i + 1), 10 + 2 * i);
     f.rejected(2, 10 + 2 * i, 11 + 2 * i);
   }
-  EXPECT_EQ(f.waiting(), 0u);
+  EXPECT_EQ(f.waiting(), 1u);
   f.admitted(1, 0);
   EXPECT_EQ(f.inversions(), 0);
 }

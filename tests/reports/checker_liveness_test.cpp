@@ -9,14 +9,14 @@ namespace {
 using test::HistoryBuilder;
 
 TEST(CheckerLiveness, FreePermitAndWaitingClientWithoutGrantIsAGap) {
-  // Nobody holds; client 1 is rejected at 10 (waiting from then), granted only at 310:
-  // a 300 ms no-grant stretch, longer than the 100 ms bound.
+  // Nobody holds; client 1 asks at 0, is rejected at 10 (so it was waiting from its request at
+  // 0), granted only at 310: a 310 ms no-grant stretch, longer than the 100 ms bound.
   HistoryBuilder h(1);
   h.at(0, 1, Op::acquire, Phase::invoke).at(10, 1, Op::acquire, Phase::fail);
   h.at(300, 1, Op::acquire, Phase::invoke).at(310, 1, Op::acquire, Phase::ok);
   h.at(320, 1, Op::release, Phase::invoke).end(400);
   Summary s = h.check(HistoryBuilder::bound_ms(100));
-  EXPECT_EQ(s.longest_no_grant_us, 300'000);
+  EXPECT_EQ(s.longest_no_grant_us, 310'000);
   EXPECT_EQ(s.liveness_gaps, 1);
   EXPECT_EQ(s.liveness, Verdict::invalid);
 }
@@ -31,6 +31,66 @@ TEST(CheckerLiveness, AWaitWhileThePermitIsHeldIsNotAGap) {
   EXPECT_EQ(s.longest_no_grant_us, 50'000);
   EXPECT_EQ(s.liveness_gaps, 0);
   EXPECT_EQ(s.liveness, Verdict::valid);
+}
+
+// The acceptance case, by hand: every permit free, client 1 asks at 0 and is refused at 0.5 ms;
+// it asks again at 1000.4 ms and the history ends. It waited from 0 (its request, not its
+// refusal) to 1000.4: 1000.400 ms > the 1000 ms bound, a gap. Counted from the refusal it would
+// be 999.900 ms, and wrongly valid.
+TEST(CheckerLiveness, AStretchStartsAtTheRefusedRequestNotAtTheRefusal) {
+  HistoryBuilder h(1, 1);
+  h.at(0, 1, Op::acquire, Phase::invoke).at(0.5, 1, Op::acquire, Phase::fail);
+  h.at(1000.4, 1, Op::acquire, Phase::invoke).end(1000.4);
+  Summary s = h.check(HistoryBuilder::bound_ms(1000));
+  EXPECT_EQ(s.longest_no_grant_us, 1'000'400);
+  EXPECT_EQ(s.liveness_gaps, 1);
+  EXPECT_EQ(s.liveness, Verdict::invalid);
+  EXPECT_EQ(s.longest_wait_us, 1'000'400);
+}
+
+TEST(CheckerLiveness, AStretchOfExactlyTheBoundIsNoGap) {
+  HistoryBuilder h(1, 1);
+  h.at(0, 1, Op::acquire, Phase::invoke).at(0.5, 1, Op::acquire, Phase::fail);
+  h.at(1000, 1, Op::acquire, Phase::invoke).end(1000);
+  Summary s = h.check(HistoryBuilder::bound_ms(1000));
+  EXPECT_EQ(s.longest_no_grant_us, 1'000'000);
+  EXPECT_EQ(s.liveness_gaps, 0);
+  EXPECT_EQ(s.liveness, Verdict::valid);
+}
+
+// A wait learnt at the refusal reaches back over a grant to another client: client 1 asks at 0
+// and is refused at 100; client 2 is granted at 50 and holds to 60 (limit 1). Starving on
+// [0, 50) (ends at the grant), not on [50, 60) (full), then from 60 to the end at 200.
+TEST(CheckerLiveness, ALearntWaitReachesBackAcrossAGrant) {
+  HistoryBuilder h(1, 2);
+  h.at(0, 1, Op::acquire, Phase::invoke);
+  h.hold(2, 40, 50, 60);
+  h.at(100, 1, Op::acquire, Phase::fail).end(200);
+  Summary s = h.check(HistoryBuilder::bound_ms(100));
+  EXPECT_EQ(s.longest_no_grant_us, 140'000);  // [60, 200]
+  EXPECT_EQ(s.liveness_gaps, 1);
+}
+
+// A client refused once that wants no more (a `done` row: its script has no further acquire)
+// stops waiting there: no starving after it, however long the run goes on.
+TEST(CheckerLiveness, AClientThatStopsWantingStopsWaiting) {
+  HistoryBuilder h(1, 1);
+  h.at(0, 1, Op::acquire, Phase::invoke).at(10, 1, Op::acquire, Phase::fail).at(10, 1, Op::done, Phase::ok);
+  h.end(5000);
+  Summary s = h.check(HistoryBuilder::bound_ms(100));
+  EXPECT_EQ(s.longest_no_grant_us, 10'000);
+  EXPECT_EQ(s.liveness, Verdict::valid);
+  EXPECT_EQ(s.longest_wait_us, 10'000);
+  EXPECT_FALSE(s.longest_wait_open);
+}
+
+// Without the `done` row the same client counts as waiting to the end.
+TEST(CheckerLiveness, ARefusedClientWithoutADoneRowWaitsToTheEnd) {
+  HistoryBuilder h(1, 1);
+  h.at(0, 1, Op::acquire, Phase::invoke).at(10, 1, Op::acquire, Phase::fail).end(5000);
+  Summary s = h.check(HistoryBuilder::bound_ms(100));
+  EXPECT_EQ(s.longest_no_grant_us, 5'000'000);
+  EXPECT_EQ(s.liveness, Verdict::invalid);
 }
 
 TEST(CheckerLiveness, DefaultBoundIsTheTimeoutPlusOneSecond) {
