@@ -7,8 +7,12 @@
 // acquire_lock is 004's "1.简易锁" (SETNX, no expiry). release_fair_semaphore with the *lock's*
 // identifier ZREMs a member that is not there and never deletes 'lock:'+semname, so the first
 // acquirer's lock stays forever and every later acquire is refused after 10 ms of retries.
-// Seed 003 (003_1574696df119e600.txt) semaphore_with_lock makes the same mistake with
-// release_semaphore(listName, id).
+// Seed 003 (003_1574696df119e600.txt) semaphore_with_lock makes a milder mistake of the same
+// kind: it "releases" with release_semaphore(listName, id), which never frees the lock either,
+// but its lock, acquire_lock_withTimeOut(10, "semphoreLock"), has a timeout and one fixed name:
+// acquires stall for a lock TTL at a time rather than for ever. Not ported as its own variant
+// (the seed does not define acquire_lock_withTimeOut, so its TTL is unknown); see
+// docs/seed-notes.md.
 //
 // Keys: fair's + <prefix>lock:<own segment> (never expires, never freed).
 #include <exception>

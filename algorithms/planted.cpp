@@ -11,7 +11,9 @@ namespace semsim {
 
 // `fair-weights-1-1` — PLANTED: ZINTERSTORE ... WEIGHTS 1 1 instead of 1 0. Every surviving
 // owner's score becomes counter + its timestamp (µs), so it grows on every acquire and each
-// newcomer (counter only) ranks ahead of all holders: over-admission at once.
+// newcomer (counter only) ranks ahead of all holders: over-admission at once. Planted, but also
+// published: seed 003's fair_semaphore calls intersectAndStore(listName, czset, czset) with no
+// weights (Redis's default is 1 1), so seed 003 as printed is this variant (docs/seed-notes.md).
 std::unique_ptr<Semaphore> make_fair_weights_1_1(SemaphoreConfig config) {
   FairSemaphore::Options options{fair_keys(config.name)};
   options.timeout_weight = "1";

@@ -212,6 +212,29 @@ TEST_F(SimulationTest, ACrashedClientNeverRunsAgain) {
   EXPECT_FALSE(woke);
 }
 
+// The steal scenario under `fair`: client 2's only acquire is refused, its script has no
+// further acquire, so it writes a `done` row and stops waiting; the run is live however long it
+// goes on. Client 1 (granted) writes none.
+TEST_F(SimulationTest, AScriptedClientRefusedOnItsLastAcquireIsDoneAndNotStarving) {
+  RunOptions o;
+  o.variant = "fair";
+  o.clients = 2;
+  o.limit = 1;
+  o.duration = Micros(5'000'000);
+  o.timeout = Micros(1'000'000);
+  o.hold = Distribution::parse("fixed:10ms");
+  o.clients_file = std::string(SEMSIM_SOURCE_DIR) + "/scenarios/steal-10ms.clients.csv";
+  o.actions_file = std::string(SEMSIM_SOURCE_DIR) + "/scenarios/steal-10ms.actions.csv";
+  const RunOutput r = run(o, "done_row");
+  ASSERT_TRUE(r.result.completed);
+  EXPECT_EQ(r.summary.rejected, 1);
+  const std::string history = slurp(dir("done_row") + "/history.csv");
+  EXPECT_NE(history.find(",2,done,ok,"), std::string::npos) << history;
+  EXPECT_EQ(history.find(",1,done,ok,"), std::string::npos);
+  EXPECT_EQ(r.summary.liveness, Verdict::valid);
+  EXPECT_FALSE(r.summary.longest_wait_open);
+}
+
 // Live processes whose command line names `text` (redis-server's carries its socket path).
 int redis_servers_mentioning(const std::string& text) {
   int found = 0;
