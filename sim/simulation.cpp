@@ -153,6 +153,7 @@ RunResult Simulation::run() {
     for (auto& c : s.clients) c->check_tasks();
   } catch (const LinkError& e) {
     result.stop_reason = std::string("redis: ") + e.what();
+    s.workload->connection_lost(e.what());
   } catch (const std::exception& e) {
     result.stop_reason = std::string("a client failed: ") + e.what();
   }

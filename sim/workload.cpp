@@ -11,7 +11,10 @@ Workload::Workload(const RunOptions& options, Semaphore& semaphore, Recorder& re
       scripted_acquires_left_(clients + 1, 0) {}
 
 void Workload::fault(SimClient& client, Op op, std::string detail) {
-  if (op == Op::crash) holding_[client.id()].reset();
+  if (op == Op::crash) {
+    holding_[client.id()].reset();
+    std::erase_if(in_flight_, [&](const auto& f) { return f.second.client == &client; });  // silent for ever
+  }
   recorder_.record(client.id(), client.now(), op, Phase::ok, {}, std::move(detail));
 }
 
@@ -20,8 +23,26 @@ bool Workload::holds(const SimClient& client, const std::string& identifier) con
   return h && h->identifier == identifier;
 }
 
+std::uint64_t Workload::invoke(SimClient& client, Op op, const std::string& identifier) {
+  recorder_.record(client.id(), client.now(), op, Phase::invoke, identifier);
+  in_flight_.emplace(next_token_, InFlight{&client, op, identifier});
+  return next_token_++;
+}
+
+void Workload::outcome(std::uint64_t token, SimClient& client, Op op, Phase phase, std::string identifier,
+                       std::string detail) {
+  in_flight_.erase(token);
+  recorder_.record(client.id(), client.now(), op, phase, std::move(identifier), std::move(detail));
+}
+
+void Workload::connection_lost(const std::string& why) {
+  for (auto& [token, f] : in_flight_)
+    recorder_.record(f.client->id(), f.client->now(), f.op, Phase::info, f.identifier, "connection lost: " + why);
+  in_flight_.clear();
+}
+
 Task<std::optional<Grant>> Workload::acquire(SimClient& client) {
-  recorder_.record(client.id(), client.now(), Op::acquire, Phase::invoke);
+  const std::uint64_t token = invoke(client, Op::acquire, {});
   std::optional<Grant> grant;
   std::string error;
   try {
@@ -31,22 +52,22 @@ Task<std::optional<Grant>> Workload::acquire(SimClient& client) {
   }
   if (!error.empty()) {
     // An error reply mid-protocol (a Lua error, say): what it left in Redis is unknown.
-    recorder_.record(client.id(), client.now(), Op::acquire, Phase::info, {}, "error: " + error);
+    outcome(token, client, Op::acquire, Phase::info, {}, "error: " + error);
     co_return std::nullopt;
   }
   if (!grant) {
-    recorder_.record(client.id(), client.now(), Op::acquire, Phase::fail);
+    outcome(token, client, Op::acquire, Phase::fail);
     co_return std::nullopt;
   }
   holding_[client.id()] = grant;
-  recorder_.record(client.id(), client.now(), Op::acquire, Phase::ok, grant->identifier,
-                   grant->fencing_token ? "token=" + std::to_string(grant->fencing_token) : std::string());
+  outcome(token, client, Op::acquire, Phase::ok, grant->identifier,
+          grant->fencing_token ? "token=" + std::to_string(grant->fencing_token) : std::string());
   co_return grant;
 }
 
 Task<bool> Workload::release(SimClient& client, std::string identifier) {
   holding_[client.id()].reset();
-  recorder_.record(client.id(), client.now(), Op::release, Phase::invoke, identifier);
+  const std::uint64_t token = invoke(client, Op::release, identifier);
   bool released = false;
   std::string error;
   try {
@@ -55,15 +76,15 @@ Task<bool> Workload::release(SimClient& client, std::string identifier) {
     error = e.what();
   }
   if (!error.empty())
-    recorder_.record(client.id(), client.now(), Op::release, Phase::info, identifier, "error: " + error);
+    outcome(token, client, Op::release, Phase::info, identifier, "error: " + error);
   else
-    recorder_.record(client.id(), client.now(), Op::release, released ? Phase::ok : Phase::fail, identifier,
-                     released ? "" : "permit already gone");
+    outcome(token, client, Op::release, released ? Phase::ok : Phase::fail, identifier,
+            released ? "" : "permit already gone");
   co_return released;
 }
 
 Task<bool> Workload::refresh(SimClient& client, std::string identifier) {
-  recorder_.record(client.id(), client.now(), Op::refresh, Phase::invoke, identifier);
+  const std::uint64_t token = invoke(client, Op::refresh, identifier);
   bool kept = false;
   std::string error;
   try {
@@ -72,12 +93,11 @@ Task<bool> Workload::refresh(SimClient& client, std::string identifier) {
     error = e.what();
   }
   if (!error.empty()) {
-    recorder_.record(client.id(), client.now(), Op::refresh, Phase::info, identifier, "error: " + error);
+    outcome(token, client, Op::refresh, Phase::info, identifier, "error: " + error);
     co_return true;  // unknown: the client goes on believing
   }
   if (!kept && holds(client, identifier)) holding_[client.id()].reset();
-  recorder_.record(client.id(), client.now(), Op::refresh, kept ? Phase::ok : Phase::fail, identifier,
-                   kept ? "" : "permit lost");
+  outcome(token, client, Op::refresh, kept ? Phase::ok : Phase::fail, identifier, kept ? "" : "permit lost");
   co_return kept;
 }
 

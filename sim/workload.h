@@ -3,6 +3,7 @@
 // Every operation is recorded as invoke + outcome (ok, fail, or info when the outcome is unknown).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -25,6 +26,9 @@ class Workload {
   void expect_scripted_acquire(int client) { ++scripted_acquires_left_[client]; }
   // Records a fault that happened to the client (pause, resume, crash, jump).
   void fault(SimClient& client, Op op, std::string detail = {});
+  // The connection to Redis failed: every operation still waiting for its reply ends as `info`
+  // (its outcome is unknown: Redis may or may not have run it), in the order they were invoked.
+  void connection_lost(const std::string& why);
   // Every `every`: reads the first `limit` members of the admission set and records how many
   // believers Redis no longer counts (a `sample` row). Runs as the harness client.
   Task<void> sample(SimClient& harness, std::string admission_set, Micros every);
@@ -35,6 +39,15 @@ class Workload {
   Task<bool> release(SimClient& client, std::string identifier);
   Task<bool> refresh(SimClient& client, std::string identifier);
   bool holds(const SimClient& client, const std::string& identifier) const;
+  // Operations between their invoke row and their outcome row.
+  struct InFlight {
+    SimClient* client;
+    Op op;
+    std::string identifier;
+  };
+  std::uint64_t invoke(SimClient& client, Op op, const std::string& identifier);
+  void outcome(std::uint64_t token, SimClient& client, Op op, Phase phase, std::string identifier = {},
+               std::string detail = {});
 
   const RunOptions& options_;
   Semaphore& semaphore_;
@@ -42,6 +55,8 @@ class Workload {
   const Scheduler& scheduler_;
   std::vector<std::optional<Grant>> holding_;  // by client id: the permit it believes it holds
   std::vector<int> scripted_acquires_left_;    // by client id
+  std::map<std::uint64_t, InFlight> in_flight_;  // by invoke order
+  std::uint64_t next_token_ = 0;
 };
 
 }  // namespace semsim

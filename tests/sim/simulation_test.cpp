@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "reports/analysis.h"
+#include "reports/history_reader.h"
+#include "sim/embedded_redis.h"
 #include "sim/redis_session.h"
 #include "sim/run_execution.h"
 #include "sim/sim_client.h"
@@ -280,6 +282,53 @@ TEST(SemsimBinary, CtrlCLeavesAValidHistoryAndNoRedisServer) {
   // The embedded server was semsim's child: it is gone with it, and so is its directory.
   EXPECT_EQ(redis_servers_mentioning(tmp), 0);
   EXPECT_TRUE(fs::is_empty(tmp));
+}
+
+// Redis dies under a running semsim (--redis, paced): every operation that was waiting for its
+// reply ends as `info` (connection lost), none is left without an outcome, and the run row
+// says why it stopped.
+TEST(SemsimBinary, OperationsInFlightWhenRedisDiesAreRecordedAsInfo) {
+  const std::string out = (fs::path(::testing::TempDir()) / "sim_redis_dies").string();
+  fs::remove_all(out);
+  auto redis = std::make_unique<EmbeddedRedis>();
+  const pid_t server = redis->pid();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    const std::string url = "unix://" + redis->target().unix_path;
+    execl(SEMSIM_BINARY, SEMSIM_BINARY, "run", "--redis", url.c_str(), "--variant", "lua", "--clients", "40", "--limit",
+          "4", "--hold", "exp:5ms", "--think", "exp:2ms", "--mode", "paced", "--duration", "20s", "--no-charts", "--out",
+          out.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  for (int i = 0; i < 100 && !(fs::exists(out + "/history.csv") && fs::file_size(out + "/history.csv") > 20000); ++i)
+    usleep(50'000);
+  kill(server, SIGSTOP);  // requests pile up unanswered, then the server dies
+  usleep(200'000);
+  kill(server, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  redis.reset();
+  std::map<int, int> open;  // client -> operations invoked and not ended
+  int infos = 0;
+  HistoryReader reader(out + "/history.csv");
+  Event e;
+  std::string reason;
+  while (reader.next(e)) {
+    if (e.op == Op::run && e.phase == Phase::fail) reason = e.detail;
+    if (e.op != Op::acquire && e.op != Op::release && e.op != Op::refresh) continue;
+    if (e.phase == Phase::invoke) {
+      ++open[e.client];
+    } else {
+      --open[e.client];
+      if (e.phase == Phase::info && e.detail.starts_with("connection lost")) ++infos;
+    }
+  }
+  for (const auto& [client, n] : open) EXPECT_EQ(n, 0) << "client " << client << " has an operation without outcome";
+  EXPECT_GE(infos, 1);
+  EXPECT_NE(reason.find("redis"), std::string::npos) << reason;
 }
 
 }  // namespace
