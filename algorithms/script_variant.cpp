@@ -176,6 +176,19 @@ Word parse_word(const std::string& word, const IniLines& ini, const std::string&
   return out;
 }
 
+// A word as the INI wrote it, for messages.
+std::string words_text(const Word& w) {
+  std::string out;
+  for (const Piece& p : w) {
+    if (p.kind == Ph::text) out += p.text;
+    else if (p.kind == Ph::key_named) out += "{key:" + p.text + "}";
+    else
+      for (const auto& [name, kind] : placeholder_names())
+        if (kind == p.kind) out += "{" + name + "}";
+  }
+  return out;
+}
+
 std::vector<Word> parse_words(const std::string& value, const IniLines& ini, const std::string& key) {
   std::vector<Word> out;
   for (const Token& t : tokenize(value, ini, key)) out.push_back(parse_word(t.text, ini, key));
@@ -528,6 +541,12 @@ std::unique_ptr<Semaphore> make_script_semaphore(const std::string& ini_path, Se
 
     Script s{op, path.string(), read_text(path), {}, {}, {}, {}, {}, false};
     s.keys = parse_words(get(op + ".keys").value_or("{key}"), ini, op + ".keys");
+    // A script may write whatever KEYS name: each must lie under the run's own prefix, so that a
+    // run never touches a key it does not own on the user's Redis.
+    for (const Word& w : s.keys)
+      if (w.empty() || (w.front().kind != Ph::key && w.front().kind != Ph::key_named))
+        throw ini.error(op + ".keys", "every key must start with {key} or {key:NAME} (keys under the run's own "
+                                      "prefix); '" + words_text(w) + "' would name a key outside it");
     s.args = parse_words(get(op + ".args").value_or(""), ini, op + ".args");
     s.yes = parse_matcher(get(op + "." + k.yes).value_or(k.yes_default), ini, op + "." + k.yes);
     s.no = parse_matcher(get(op + "." + k.no).value_or(k.no_default), ini, op + "." + k.no);

@@ -41,14 +41,21 @@ void Checker::read_run_row(const Event& e) {
   try {
     if (e.phase == Phase::info) {
       // The first row: the run's options.
+      // Bounds: a corrupt or hand-edited run row must be refused, not judged.
+      const auto at_least = [](const char* key, std::int64_t v, std::int64_t lo) {
+        if (v < lo)
+          throw HistoryError(std::string("run row: ") + key + "=" + std::to_string(v) + " (must be at least " +
+                             std::to_string(lo) + ")");
+        return v;
+      };
       if (auto v = kv.get("variant")) meta_.variant = *v;
       if (auto v = kv.get("mode")) meta_.mode = *v;
       if (auto v = kv.get_uint("seed")) meta_.seed = *v;
-      if (auto v = kv.get_int("clients")) meta_.clients = static_cast<int>(*v);
-      if (auto v = kv.get_int("duration_ms")) meta_.duration_ms = *v;
-      if (auto v = kv.get_int("timeout_ms")) meta_.timeout_ms = *v;
+      if (auto v = kv.get_int("clients")) meta_.clients = static_cast<int>(at_least("clients", *v, 0));
+      if (auto v = kv.get_int("duration_ms")) meta_.duration_ms = at_least("duration_ms", *v, 0);
+      if (auto v = kv.get_int("timeout_ms")) meta_.timeout_ms = at_least("timeout_ms", *v, 0);
       if (auto v = kv.get_int("limit"); v && !options_.limit) {
-        meta_.limit = static_cast<int>(*v);
+        meta_.limit = static_cast<int>(at_least("limit", *v, 1));
         have_limit_ = true;
         holds_.set_limit(meta_.limit);
       }
@@ -110,7 +117,7 @@ void Checker::add(const Event& e) {
         ++c.stats.attempts;
         c.pending = true;
         c.invoke_us = t;
-        c.offset_sum_us += e.client_us - t;
+        c.offset_sum_us += static_cast<double>(e.client_us) - static_cast<double>(t);
         fifo_.invoked(e.client, ++c.attempt, t);
         if (!waits_.is_waiting(e.client)) liveness_.acquire_invoked(e.client, t);
         break;
@@ -206,7 +213,7 @@ Summary Checker::finish(const RunStats& stats) const {
     ClientStats cs = c.stats;
     cs.client = static_cast<int>(id);
     cs.mean_offset_ms = c.stats.attempts
-                            ? static_cast<double>(c.offset_sum_us) / 1000.0 / static_cast<double>(c.stats.attempts)
+                            ? c.offset_sum_us / 1000.0 / static_cast<double>(c.stats.attempts)
                             : 0.0;
     s.per_client.push_back(cs);
   }

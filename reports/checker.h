@@ -51,7 +51,7 @@ class Checker {
     bool pending = false;          // between acquire invoke and its outcome
     std::int64_t invoke_us = 0;
     std::uint64_t attempt = 0;
-    std::int64_t offset_sum_us = 0;
+    double offset_sum_us = 0;  // a double: a sum of many large offsets must not overflow
     ClientStats stats;
   };
   ClientState& client(int id);

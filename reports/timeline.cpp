@@ -1,5 +1,7 @@
 #include "reports/timeline.h"
 
+#include "reports/output_file.h"
+
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -215,6 +217,7 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
     y += kRowHeight;
   }
   out << "</svg>\n</body></html>\n";
+  check_written(out, html_path);
 }
 
 }  // namespace semsim

@@ -125,7 +125,7 @@ int check_command(int argc, char** argv) {
     const SearchReport r = search(s, redis);
     if (!r.error.empty()) {
       std::cerr << "semsim check: " << r.error << "\n";
-      return interrupt_signal() ? kExitInterrupted : kExitBadInput;
+      return exit_code_after_error();
     }
     if (!r.found) {
       std::cout << "no violation in " << r.cases_run << " cases\n";
@@ -145,7 +145,7 @@ int check_command(int argc, char** argv) {
     return r.violation == Violation::liveness ? kExitLivenessOnly : kExitFinding;
   } catch (const std::exception& e) {
     std::cerr << "semsim check: " << e.what() << "\n";
-    return interrupt_signal() ? kExitInterrupted : kExitBadInput;
+    return exit_code_after_error();
   }
 }
 

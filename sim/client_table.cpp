@@ -44,6 +44,9 @@ void read_csv(const std::string& path, Body body) {
     body();
   } catch (const io::error::can_not_open_file&) {
     throw InputError(path + ": cannot open the file");
+  } catch (const io::error::extra_column_in_header& e) {
+    // A misspelt column (`skwe`) must not be ignored: the run would silently go without it.
+    fail(path, 1, e.column_name, "unknown column");
   } catch (const io::error::base& e) {
     throw InputError(path + ": " + e.what());
   }
@@ -55,8 +58,7 @@ std::map<int, ClientSpec> read_clients_file(const std::string& path, int clients
   std::map<int, ClientSpec> table;
   read_csv(path, [&] {
     Reader in(path);
-    in.read_header(io::ignore_missing_column | io::ignore_extra_column, "client", "skew", "drift_ppm", "delay_out",
-                   "delay_in");
+    in.read_header(io::ignore_missing_column, "client", "skew", "drift_ppm", "delay_out", "delay_in");
     if (!in.has_column("client")) fail(path, 1, "client", "the header has no 'client' column");
     std::string client, skew, drift, out, in_delay;
     while (in.read_row(client, skew, drift, out, in_delay)) {
@@ -70,6 +72,8 @@ std::map<int, ClientSpec> read_clients_file(const std::string& path, int clients
       if (!drift.empty()) spec.drift_ppm = dist("drift_ppm", drift, Distribution::Unit::number);
       if (!out.empty()) spec.delay_out = dist("delay_out", out, Distribution::Unit::duration);
       if (!in_delay.empty()) spec.delay_in = dist("delay_in", in_delay, Distribution::Unit::duration);
+      if (spec.delay_out && spec.delay_out->negative()) fail(path, line, "delay_out", "a delay must not be negative");
+      if (spec.delay_in && spec.delay_in->negative()) fail(path, line, "delay_in", "a delay must not be negative");
       if (!table.emplace(c, spec).second) fail(path, line, "client", "client " + client + " is listed twice");
       client = skew = drift = out = in_delay = "";
     }

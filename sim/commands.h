@@ -3,6 +3,8 @@
 // input/setup, 3 a liveness violation alone (check), 130 interrupted).
 #pragma once
 
+#include "sim/interrupt.h"
+
 namespace semsim {
 
 int run_command(int argc, char** argv);
@@ -16,5 +18,8 @@ inline constexpr int kExitFinding = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitLivenessOnly = 3;  // check: a free permit not granted, safety held
 inline constexpr int kExitInterrupted = 130;
+
+// A command that stopped on an error: interrupted (130) if a Ctrl-C came, else bad input/setup (2).
+inline int exit_code_after_error() { return interrupt_signal() ? kExitInterrupted : kExitBadInput; }
 
 }  // namespace semsim

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "reports/charts.h"
+#include "reports/output_file.h"
 #include "reports/summary_csv.h"
 #include "sim/commands.h"
 #include "sim/interrupt.h"
@@ -42,7 +43,7 @@ int compare_command(int argc, char** argv) {
       "variants", po::value<std::string>()->default_value("basic,fair,fair-locked,ttl-key,lua"), "comma-separated variants")(
       "skews", po::value<std::string>(), "sweep the clock skew: clocks offset uniformly in [-S, +S], e.g. 0,1ms,10ms")(
       "delays", po::value<std::string>(), "sweep the network delay: uniform in [0, D] each way, e.g. 0,1ms,5ms")(
-      "clients-sweep", po::value<std::string>(), "sweep the number of clients, e.g. 10,100,1000");
+      "clients-sweep", po::value<std::string>(), "sweep the number of clients (1..1000000), e.g. 10,100,1000");
   po::options_description all;
   all.add(general).add(run_options_description());
   RunOptions base;
@@ -63,14 +64,19 @@ int compare_command(int argc, char** argv) {
     const int given = static_cast<int>(vm.count("skews") + vm.count("delays") + vm.count("clients-sweep"));
     if (given != 1) throw std::invalid_argument("give exactly one of --skews, --delays, --clients-sweep");
     parameter = vm.count("skews") ? "skew" : vm.count("delays") ? "delay" : "clients";
-    const std::string list = vm[parameter == "skew" ? "skews" : parameter == "delay" ? "delays" : "clients-sweep"].as<std::string>();
+    const std::string option = parameter == "skew" ? "skews" : parameter == "delay" ? "delays" : "clients-sweep";
+    const std::string list = vm[option].as<std::string>();
     for (const auto& item : split_list(list)) {
-      if (parameter == "clients") {
-        points.push_back({static_cast<double>(std::stoi(item)), item});
-      } else {
-        const Micros d = parse_duration(item);
-        if (d.count() < 0) throw std::invalid_argument(parameter + " " + item + " is negative");
-        points.push_back({static_cast<double>(d.count()) / 1000.0, item});
+      try {
+        if (parameter == "clients") {
+          points.push_back({static_cast<double>(parse_integer(item, 1, kMaxClients)), item});
+        } else {
+          const Micros d = parse_duration(item);
+          if (d.count() < 0) throw std::invalid_argument("must not be negative");
+          points.push_back({static_cast<double>(d.count()) / 1000.0, item});
+        }
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("--" + option + " " + list + ": '" + item + "': " + e.what());
       }
     }
     if (points.empty() || variants.empty()) throw std::invalid_argument("nothing to sweep");
@@ -105,10 +111,10 @@ int compare_command(int argc, char** argv) {
         if (!run.result.completed) {
           std::cerr << "semsim compare: " << variant << " at " << parameter << " " << p.label
                     << " stopped early: " << run.result.stop_reason << "\n";
-          return interrupt_signal() ? kExitInterrupted : kExitBadInput;
+          return exit_code_after_error();
         }
         csv << sweep_csv_row(parameter, p.value, run.summary) << "\n";
-        csv.flush();
+        check_written(csv, csv_path);
         std::cout << variant << " " << parameter << "=" << p.label << ": over_admission " << run.summary.over_admission
                   << ", granted " << run.summary.granted << ", fifo_inversions " << run.summary.fifo_inversions << "\n";
       }
@@ -119,7 +125,7 @@ int compare_command(int argc, char** argv) {
     return kExitOk;
   } catch (const std::exception& e) {
     std::cerr << "semsim compare: " << e.what() << "\n";
-    return kExitBadInput;
+    return exit_code_after_error();
   }
 }
 

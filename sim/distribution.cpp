@@ -14,6 +14,9 @@ long long parse_value(const std::string& text, Distribution::Unit unit, const st
   const double v = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || !std::isfinite(v))
     throw std::invalid_argument("bad number '" + text + "' in distribution '" + whole + "'");
+  if (std::abs(v) > Distribution::kMaxNumber)
+    throw std::invalid_argument("number '" + text + "' in distribution '" + whole + "' is out of range (at most " +
+                                std::to_string(static_cast<long long>(Distribution::kMaxNumber)) + " either way)");
   return std::llround(v);
 }
 

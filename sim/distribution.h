@@ -14,6 +14,9 @@ class Distribution {
   enum class Kind { fixed, uniform, normal, exponential };
   enum class Unit { duration, number };  // number: values are plain numbers scaled by 1
 
+  // Plain numbers (drift in ppm) are within this bound either way: a clock at most twice as fast.
+  static constexpr double kMaxNumber = 1e6;
+
   Distribution() = default;
   static Distribution fixed(Micros d) { return Distribution(Kind::fixed, d.count(), 0, Unit::duration); }
   // Throws std::invalid_argument saying what is wrong.
@@ -23,6 +26,9 @@ class Distribution {
   long long sample(Rng& rng) const;
   Micros sample_duration(Rng& rng) const { return Micros(sample(rng)); }
   std::string text() const { return text_; }
+  // Whether a draw can come out below zero by design (a normal's tails aside): fixed or uniform
+  // below zero, a normal with a negative mean. Delays, holds and pauses must not.
+  bool negative() const { return a_ < 0; }
 
  private:
   Distribution(Kind k, long long a, long long b, Unit u);

@@ -26,7 +26,8 @@ Micros parse_duration(std::string_view text) {
   else if (unit.empty() && value == 0) scale = 0;
   else throw bad(unit.empty() ? "no unit" : "unknown unit '" + unit + "'");
   const double us = value * scale;
-  if (std::abs(us) > 9.2e18) throw bad("out of range");
+  if (std::abs(us) > static_cast<double>(kMaxDuration.count()))
+    throw bad("out of range (at most " + format_duration(kMaxDuration) + " either way)");
   return Micros(static_cast<long long>(std::llround(us)));
 }
 

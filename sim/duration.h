@@ -10,6 +10,11 @@ namespace semsim {
 
 using Micros = std::chrono::microseconds;
 
+// Every duration (times, delays, skews, jumps, timeouts) is within this bound, either way: 100
+// hours. Sums of a few of them, and drift (at most 1e6 ppm) times the run's length, then stay
+// far inside 64-bit microseconds.
+inline constexpr Micros kMaxDuration{360'000'000'000};
+
 // Throws std::invalid_argument saying what is wrong with `text`.
 Micros parse_duration(std::string_view text);
 // The shortest exact form: "10ms", "1500us", "2s", "-10ms".

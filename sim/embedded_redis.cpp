@@ -1,5 +1,7 @@
 #include "sim/embedded_redis.h"
 
+#include "sim/interrupt.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -187,6 +189,8 @@ EmbeddedRedis::EmbeddedRedis() {
           last_error = e.what();
         }
       }
+      if (int signal_number = interrupt_signal())
+        throw Interrupted("interrupted by signal " + std::to_string(signal_number) + " while redis-server started");
       if (steady_clock::now() > deadline)
         throw EmbeddedRedisError(binary + " did not answer PING within " +
                                  std::to_string(start_timeout.count()) + " ms (" + last_error +

@@ -46,6 +46,11 @@ bool known_metric(const std::string& m) {
   return false;
 }
 
+// The summary columns that hold words; every other column is a number.
+bool text_metric(const std::string& m) {
+  return m == "variant" || m == "mode" || m == "status" || m == "safety" || m == "liveness";
+}
+
 }  // namespace
 
 std::string Expectation::describe() const {
@@ -71,8 +76,8 @@ Expectation parse_expectation(const std::string& key, const std::string& value) 
   if (e.kind == Expectation::Kind::trend) {
     if (value != "increasing" && value != "nondecreasing" && value != "constant")
       throw std::invalid_argument("a trend is increasing, nondecreasing or constant, not '" + value + "'");
-  } else if ((e.kind != Expectation::Kind::equal) && !number(value)) {
-    throw std::invalid_argument("'" + value + "' is not a number");
+  } else if ((e.kind != Expectation::Kind::equal || !text_metric(e.metric)) && !number(value)) {
+    throw std::invalid_argument("'" + value + "' is not a number (" + e.metric + " is a number)");
   }
   if (value.empty()) throw std::invalid_argument("no value");
   return e;

@@ -9,8 +9,12 @@ namespace {
 // The one global in semsim: a signal handler can reach nothing else, and a volatile
 // sig_atomic_t is the only object the C++ standard lets it write.
 volatile std::sig_atomic_t g_interrupt_signal = 0;
+volatile std::sig_atomic_t g_interrupt_count = 0;  // read and written only as a whole
 
-extern "C" void on_interrupt(int signal_number) { g_interrupt_signal = signal_number; }
+extern "C" void on_interrupt(int signal_number) {
+  g_interrupt_signal = signal_number;
+  g_interrupt_count = g_interrupt_count + 1;
+}
 
 }  // namespace
 
@@ -23,5 +27,6 @@ void install_interrupt_handlers() {
 }
 
 int interrupt_signal() { return g_interrupt_signal; }
+int interrupt_count() { return g_interrupt_count; }
 
 }  // namespace semsim

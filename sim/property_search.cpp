@@ -13,6 +13,7 @@
 #include <rapidcheck.h>
 
 #include "reports/history_reader.h"
+#include "reports/output_file.h"
 #include "sim/run_execution.h"
 #include "sim/scenario.h"
 #include "sim/wall_clock.h"
@@ -179,7 +180,7 @@ std::string write_counterexample(const SearchSettings& s, const SearchReport& r)
   out << "\n[expect]\n";
   if (const std::string e = expectation_for(r.violation); !e.empty()) out << e << "\n";
   else out << "# " << to_string(r.violation) << ": see history.csv (no summary column states it)\n";
-  if (!out) throw std::runtime_error(path + ": cannot write");
+  check_written(out, path);
   return path;
 }
 

@@ -66,6 +66,7 @@ struct RedisLink::Impl {
 
   RedisTarget target;
   redisAsyncContext* context = nullptr;  // null once hiredis has freed it (cleanup hook)
+  int tolerated_interrupts = 0;
   bool want_read = false;
   bool want_write = false;
   std::string closed_reason;  // why the connection went away
@@ -207,11 +208,14 @@ struct RedisLink::Impl {
 RedisLink::RedisLink(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 RedisLink::~RedisLink() = default;
 
+void RedisLink::tolerate_interrupts(int count) { impl_->tolerated_interrupts = count; }
+
 std::unique_ptr<RedisLink> RedisLink::connect(const RedisTarget& target,
-                                              std::chrono::milliseconds timeout) {
+                                              std::chrono::milliseconds timeout, int tolerated_interrupts) {
   ignore_sigpipe();
   auto impl = std::make_unique<Impl>();
   impl->target = target;
+  impl->tolerated_interrupts = tolerated_interrupts;
   redisAsyncContext* c = target.unix_path.empty()
                              ? redisAsyncConnect(target.host.c_str(), target.port)
                              : redisAsyncConnectUnix(target.unix_path.c_str());
@@ -253,8 +257,8 @@ void RedisLink::flush(std::chrono::milliseconds timeout) {
   bool failed = impl_->deliver();
   while (!impl_->in_flight.empty()) {
     std::string give_up;
-    if (int signal_number = interrupt_signal(); signal_number != 0)
-      give_up = "interrupted by signal " + std::to_string(signal_number);
+    if (interrupt_count() > impl_->tolerated_interrupts)
+      give_up = "interrupted by signal " + std::to_string(interrupt_signal());
     auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (give_up.empty() && left.count() <= 0)
       give_up = "no answer within " + std::to_string(timeout.count()) + " ms";

@@ -20,8 +20,10 @@ class RedisLink {
   using Done = std::function<void(std::vector<Reply> replies, std::exception_ptr error)>;
 
   // Connects (AUTH and SELECT as the target says). Throws LinkError with a clear message.
+  // `tolerated_interrupts`: see tolerate_interrupts.
   static std::unique_ptr<RedisLink> connect(const RedisTarget& target,
-                                            std::chrono::milliseconds timeout = std::chrono::seconds(5));
+                                            std::chrono::milliseconds timeout = std::chrono::seconds(5),
+                                            int tolerated_interrupts = 0);
   ~RedisLink();
   RedisLink(const RedisLink&) = delete;
   RedisLink& operator=(const RedisLink&) = delete;
@@ -36,6 +38,9 @@ class RedisLink {
   std::vector<Reply> execute(std::vector<Command> commands,
                              std::chrono::milliseconds timeout = std::chrono::seconds(30));
   std::size_t pending() const;
+  // I/O gives up when interrupt_count() exceeds this (0: at the first Ctrl-C). Cleanup after an
+  // interrupt raises it, so that only a second Ctrl-C stops the cleanup.
+  void tolerate_interrupts(int count);
   // Redis commands sent over this link so far.
   std::uint64_t commands_sent() const;
 

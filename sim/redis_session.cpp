@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <unistd.h>
 
+#include "sim/interrupt.h"
+
 namespace semsim {
 
 namespace {
@@ -36,12 +38,17 @@ std::string RedisSession::new_prefix() {
 }
 
 void RedisSession::clean(const std::string& prefix) {
+  // A first Ctrl-C stopped the run (and may have closed the link); the cleanup goes on, on a new
+  // link if need be, and only a further Ctrl-C stops it.
+  const int tolerated = interrupt_count();
   try {
+    link_->tolerate_interrupts(tolerated);
     delete_keys_with_prefix(*link_, prefix);
   } catch (const LinkError&) {
-    link_ = RedisLink::connect(target_);
+    link_ = RedisLink::connect(target_, std::chrono::seconds(5), tolerated);
     delete_keys_with_prefix(*link_, prefix);
   }
+  link_->tolerate_interrupts(0);
 }
 
 }  // namespace semsim

@@ -58,7 +58,7 @@ int run_command(int argc, char** argv) {
     if (!out.result.completed) {
       std::cerr << "semsim run: stopped early (" << out.result.stop_reason << "); the history up to then is in "
                 << options.out << "\n";
-      return interrupt_signal() ? kExitInterrupted : kExitBadInput;
+      return exit_code_after_error();
     }
     const auto values = summary_values(out.summary);
     int failed = 0;
@@ -70,7 +70,7 @@ int run_command(int argc, char** argv) {
     return failed ? kExitFinding : kExitOk;
   } catch (const std::exception& e) {
     std::cerr << "semsim run: " << e.what() << "\n";
-    return kExitBadInput;
+    return exit_code_after_error();
   }
 }
 

@@ -2,18 +2,35 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <ostream>
 
 #include "algorithms/semaphore.h"
 #include "reports/analysis.h"
 #include "reports/charts.h"
+#include "reports/output_file.h"
 #include "reports/timeline.h"
 #include "sim/version.h"
 
 namespace semsim {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// Deletes the run's keys. If that fails (Redis gone, a second Ctrl-C), says on stderr (whatever
+// the command prints otherwise) exactly what is left and how to remove it.
+void clean_or_say_what_is_left(RedisSession& redis, const std::string& prefix) {
+  try {
+    redis.clean(prefix);
+  } catch (const std::exception& e) {
+    std::cerr << "semsim: could not delete this run's keys under " << prefix << " (" << e.what() << "); they are left on "
+              << redis.describe() << ": redis-cli --scan --pattern '" << prefix << "*' | xargs redis-cli unlink\n";
+  }
+}
+
+}  // namespace
 
 RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostream& log, RunFiles files) {
   const std::string prefix = redis.new_prefix();
@@ -42,6 +59,7 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
     ini << "# semsim " << version() << " against " << redis.describe() << "\n"
         << "# replay: semsim scenario " << (fs::path(options.out) / "run.ini").string() << "\n";
     write_run_ini(ini, options);
+    check_written(ini, (fs::path(options.out) / "run.ini").string());
     // Paced runs write every row at once: a few thousand rows a second cost nothing, and a run
     // killed outright (no unwinding) still leaves all it did. Virtual runs buffer for speed.
     const std::size_t flush_rows = options.mode == TimeMode::paced ? 1 : 1024;
@@ -53,7 +71,7 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
   try {
     output.result = simulation.run();
   } catch (...) {
-    redis.clean(prefix);
+    clean_or_say_what_is_left(redis, prefix);
     throw;
   }
   if (history) history->close();
@@ -61,11 +79,7 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
   if (options.mode == TimeMode::paced && output.result.max_lag > Micros(10'000))
     log << "warning: paced mode fell behind the wall clock by up to " << output.result.max_lag.count() / 1000
         << " ms (too much load for real time): Redis-side expiry happened that much early in true time\n";
-  try {
-    redis.clean(prefix);
-  } catch (const std::exception& e) {
-    log << "warning: could not delete the run's keys under " << prefix << ": " << e.what() << "\n";
-  }
+  clean_or_say_what_is_left(redis, prefix);
   output.summary = checker.finish(RunStats{static_cast<std::int64_t>(output.result.commands), output.result.wall_s});
   if (files.summary) {
     const fs::path out(options.out);

@@ -65,19 +65,6 @@ auto convert(const char* name, const std::string& value, F f) {
   }
 }
 
-long long parse_integer(const std::string& s, long long lo, long long hi) {
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(s, &used);
-  } catch (const std::exception&) {
-    used = 0;  // std::stoll's own message ("stoll") says nothing useful
-  }
-  if (used == 0 || used != s.size()) throw std::invalid_argument("not a whole number");
-  if (v < lo || v > hi)
-    throw std::invalid_argument("must be between " + std::to_string(lo) + " and " + std::to_string(hi));
-  return v;
-}
 
 double parse_fraction(const std::string& s, double hi) {
   std::size_t used = 0;
@@ -108,6 +95,20 @@ std::string resolve(const std::string& path, const std::string& base_dir) {
 
 }  // namespace
 
+long long parse_integer(const std::string& s, long long lo, long long hi) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(s, &used);
+  } catch (const std::exception&) {
+    used = 0;  // std::stoll's own message ("stoll") says nothing useful
+  }
+  if (used == 0 || used != s.size()) throw std::invalid_argument("not a whole number");
+  if (v < lo || v > hi)
+    throw std::invalid_argument("must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+  return v;
+}
+
 TimeMode default_mode(const std::string& variant) {
   // TTL keys and lock expiry live on Redis's real clock: only paced time keeps them meaningful.
   const bool redis_clock = variant == "ttl-key" || variant.rfind("fair-locked", 0) == 0;
@@ -120,27 +121,35 @@ RunOptions run_options_from(const po::variables_map& vm, const std::string& base
   RunOptions o;
   o.variant = get(vm, "variant");
   if (o.variant.rfind("script:", 0) == 0) o.variant = "script:" + resolve(o.variant.substr(7), base_dir);
-  o.clients = static_cast<int>(convert("clients", get(vm, "clients"), [](auto& s) { return parse_integer(s, 1, 1'000'000); }));
+  o.clients = static_cast<int>(convert("clients", get(vm, "clients"), [](auto& s) { return parse_integer(s, 1, kMaxClients); }));
   o.limit = static_cast<int>(convert("limit", get(vm, "limit"), [](auto& s) { return parse_integer(s, 1, 1'000'000); }));
   o.duration = convert("duration", get(vm, "duration"), parse_nonnegative_duration);
   o.timeout = convert("timeout", get(vm, "timeout"), parse_nonnegative_duration);
   const auto dist = [&](const char* name) {
     return convert(name, get(vm, name), [](auto& s) { return Distribution::parse(s); });
   };
-  o.hold = dist("hold");
-  o.think = dist("think");
+  // Delays, holds, think times and pauses are lengths of time: none of them can be negative.
+  const auto length = [&](const char* name) {
+    return convert(name, get(vm, name), [](auto& s) {
+      Distribution d = Distribution::parse(s);
+      if (d.negative()) throw std::invalid_argument("'" + s + "': a length of time must not be negative");
+      return d;
+    });
+  };
+  o.hold = length("hold");
+  o.think = length("think");
   o.skew = dist("skew");
   o.drift_ppm = convert("drift", get(vm, "drift"), [](auto& s) { return Distribution::parse(s, Distribution::Unit::number); });
-  o.delay = dist("delay");
-  if (vm.count("delay-out")) o.delay_out = dist("delay-out");
-  if (vm.count("delay-in")) o.delay_in = dist("delay-in");
+  o.delay = length("delay");
+  if (vm.count("delay-out")) o.delay_out = length("delay-out");
+  if (vm.count("delay-in")) o.delay_in = length("delay-in");
   o.spike_probability = convert("spike-probability", get(vm, "spike-probability"), [](auto& s) { return parse_fraction(s, 1); });
-  o.spike = dist("spike");
+  o.spike = length("spike");
   o.refresh_every = convert("refresh-every", get(vm, "refresh-every"), parse_nonnegative_duration);
   o.retries = static_cast<int>(convert("retries", get(vm, "retries"), [](auto& s) { return parse_integer(s, 0, 1'000'000); }));
-  o.retry_delay = dist("retry-delay");
+  o.retry_delay = length("retry-delay");
   o.pause_rate = convert("pause-rate", get(vm, "pause-rate"), [](auto& s) { return parse_fraction(s, 1e6); });
-  o.pause_length = dist("pause-length");
+  o.pause_length = length("pause-length");
   o.crash_rate = convert("crash-rate", get(vm, "crash-rate"), [](auto& s) { return parse_fraction(s, 1e6); });
   o.sample_every = convert("sample-every", get(vm, "sample-every"), parse_nonnegative_duration);
   o.lock_timeout = convert("lock-timeout", get(vm, "lock-timeout"), parse_nonnegative_duration);

@@ -60,6 +60,10 @@ RunOptions run_options_from(const boost::program_options::variables_map& vm, con
 // The variant's default time mode: paced where behaviour rests on Redis's own clock (TTL keys,
 // lock expiry), virtual otherwise.
 TimeMode default_mode(const std::string& variant);
+// A whole number in [lo, hi]; throws std::invalid_argument saying which rule it breaks.
+long long parse_integer(const std::string& s, long long lo, long long hi);
+// The most clients a run may have (--clients, --clients-sweep).
+inline constexpr long long kMaxClients = 1'000'000;
 std::string to_string(TimeMode mode);
 
 // The options as an INI file that `semsim scenario` replays (run.ini).

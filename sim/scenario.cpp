@@ -39,6 +39,34 @@ int line_of(const std::string& path, const std::string& full_key) {
   return 0;
 }
 
+// The line whose text (trimmed) is `text`: where a line program_options could not parse stands.
+int line_with_text(const std::string& path, std::string text) {
+  const auto trim = [](std::string s) {
+    s.erase(0, s.find_first_not_of(" \t\r"));
+    s.erase(s.find_last_not_of(" \t\r") + 1);
+    return s;
+  };
+  text = trim(text);
+  std::ifstream in(path);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (trim(line) == text) return n;
+  return 0;
+}
+
+// A program_options error, with the file and the line it is about.
+InputError located(const std::string& path, const po::error& e) {
+  int line = 0;
+  if (const auto* syntax = dynamic_cast<const po::invalid_config_file_syntax*>(&e)) {
+    line = line_with_text(path, syntax->tokens());
+  } else if (const auto* named = dynamic_cast<const po::error_with_option_name*>(&e)) {
+    std::string option = named->get_option_name();
+    option.erase(0, option.find_first_not_of('-'));
+    line = line_of(path, option);
+  }
+  return InputError(path + ":" + (line ? std::to_string(line) : std::string("?")) + ": " + e.what());
+}
+
 }  // namespace
 
 Scenario load_scenario(const std::string& path) {
@@ -52,14 +80,18 @@ Scenario load_scenario(const std::string& path) {
 
   po::options_description o = run_options_description();
   o.add_options()("variants", po::value<std::string>(), "variants to run, space-separated");
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw InputError(path + ": is a directory, not a scenario file");
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open the scenario file");
   po::parsed_options parsed(&o);
   try {
     parsed = po::parse_config_file(in, o, /*allow_unregistered=*/true);
   } catch (const po::error& e) {
-    throw InputError(path + ": " + e.what());
+    throw located(path, e);
   }
+  if (parsed.options.empty())
+    throw InputError(path + ": no option and no expectation in it: nothing to run (see scenarios/README.md)");
   po::variables_map vm;
   std::vector<std::pair<std::string, std::string>> extra;  // expect.* and sweep.*
   for (const auto& opt : parsed.options) {
@@ -73,7 +105,7 @@ Scenario load_scenario(const std::string& path) {
     po::store(parsed, vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    throw InputError(path + ": " + e.what());
+    throw located(path, e);
   }
   if (vm.count("variants") && !vm["variant"].defaulted()) throw fail("variants", "give either variant or variants");
   sc.variants = vm.count("variants") ? words(vm["variants"].as<std::string>())

@@ -96,7 +96,7 @@ int scenario_command(int argc, char** argv) {
           }
           if (!run.result.completed) {
             std::cerr << "semsim scenario: " << sc.name << ": the run stopped early: " << run.result.stop_reason << "\n";
-            return interrupt_signal() ? kExitInterrupted : kExitBadInput;
+            return exit_code_after_error();
           }
           results.push_back(summary_values(run.summary));
         }
@@ -117,7 +117,7 @@ int scenario_command(int argc, char** argv) {
     }
   } catch (const std::exception& e) {
     std::cerr << "semsim scenario: " << e.what() << "\n";
-    return kExitBadInput;
+    return exit_code_after_error();
   }
   std::cout << "expectations: " << tally.met << " passed, " << tally.failed << " failed\n";
   return tally.failed ? kExitFinding : kExitOk;
