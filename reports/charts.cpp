@@ -126,7 +126,7 @@ bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream&
                    "set yrange [0:1]\nset key off\nset grid\n"
                    "plot " + gnuplot_quote(in_dir(out_dir, "latency.dat")) +
                    " using 1:2 with steps lw 1.5 lc rgb '#1f4e9a'");
-  if (!ok) warn << "warning: gnuplot failed on a chart in " << out_dir << "\n";
+  if (!ok) warn << "warning: gnuplot failed on a chart in " << out_dir << " (its messages: *.gp.log there)\n";
   return ok;
 }
 
@@ -191,7 +191,7 @@ bool draw_comparison_charts(const std::string& sweep_csv, const std::string& out
     if (files.empty()) plot = "set title 'no rows in the sweep'\nplot NaN notitle";
     ok &= draw(g, out_dir, std::string("compare_") + m.name, plot);
   }
-  if (!ok) warn << "warning: gnuplot failed on a comparison chart in " << out_dir << "\n";
+  if (!ok) warn << "warning: gnuplot failed on a comparison chart in " << out_dir << " (its messages: *.gp.log there)\n";
   return ok;
 }
 

@@ -317,23 +317,43 @@ std::string glob_escape(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// One step of SCAN over the keys matching `pattern`: the next cursor ("0" at the end) and the keys.
+std::pair<std::string, std::vector<std::string>> scan_page(RedisLink& link, const std::string& cursor,
+                                                           const std::string& pattern) {
+  auto replies = link.execute({{"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"}});
+  const Reply& page = replies.at(0);
+  if (page.is_error()) throw ReplyError("SCAN failed: " + page.text);
+  if (page.kind != Reply::Kind::array || page.elements.size() != 2) throw ReplyError("SCAN returned an unexpected reply");
+  std::vector<std::string> keys;
+  for (const Reply& key : page.elements[1].elements) keys.push_back(key.text);
+  return {page.elements[0].text, std::move(keys)};
+}
+
+}  // namespace
+
+bool keys_exist_with_prefix(RedisLink& link, const std::string& prefix) {
+  const std::string pattern = glob_escape(prefix) + "*";
+  std::string cursor = "0";
+  do {
+    auto [next, keys] = scan_page(link, cursor, pattern);
+    if (!keys.empty()) return true;
+    cursor = std::move(next);
+  } while (cursor != "0");
+  return false;
+}
+
 std::uint64_t delete_keys_with_prefix(RedisLink& link, const std::string& prefix) {
   const std::string pattern = glob_escape(prefix) + "*";
   std::uint64_t deleted = 0;
   std::string cursor = "0";
   do {
-    auto replies = link.execute({{"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"}});
-    const Reply& page = replies.at(0);
-    if (page.is_error()) throw ReplyError("SCAN failed: " + page.text);
-    if (page.kind != Reply::Kind::array || page.elements.size() != 2)
-      throw ReplyError("SCAN returned an unexpected reply");
-    cursor = page.elements[0].text;
-    const auto& keys = page.elements[1].elements;
+    auto [next, keys] = scan_page(link, cursor, pattern);
+    cursor = std::move(next);
     if (keys.empty()) continue;
-    Command unlink;
-    unlink.reserve(keys.size() + 1);
-    unlink.push_back("UNLINK");
-    for (const Reply& key : keys) unlink.push_back(key.text);
+    Command unlink{"UNLINK"};
+    for (std::string& key : keys) unlink.push_back(std::move(key));
     auto removed = link.execute({std::move(unlink)});
     if (removed.at(0).is_error()) throw ReplyError("UNLINK failed: " + removed[0].text);
     deleted += static_cast<std::uint64_t>(removed[0].integer);

@@ -56,5 +56,7 @@ std::string server_version(RedisLink& link);
 // Deletes every key that starts with `prefix` (SCAN MATCH + UNLINK; glob characters in the
 // prefix are escaped). Returns how many were deleted. Touches nothing else.
 std::uint64_t delete_keys_with_prefix(RedisLink& link, const std::string& prefix);
+// Whether any key lies under `prefix` (SCAN until the first).
+bool keys_exist_with_prefix(RedisLink& link, const std::string& prefix);
 
 }  // namespace semsim

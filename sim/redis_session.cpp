@@ -1,7 +1,13 @@
 #include "sim/redis_session.h"
 
 #include <cstdlib>
+#include <sys/random.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
 
 #include "sim/interrupt.h"
 
@@ -33,8 +39,19 @@ std::string RedisSession::describe() const {
 }
 
 std::string RedisSession::new_prefix() {
-  // The pid tells apart semsim processes sharing one server; the counter, runs of one process.
-  return "semsim:" + std::to_string(getpid()) + "-" + std::to_string(++runs_) + ":";
+  // 64 random bits from the OS: unguessable, and unique across processes, containers and pid
+  // namespaces (where every CI job may be pid 1). Not simulation randomness: no history holds it.
+  std::uint64_t id = 0;
+  if (::getrandom(&id, sizeof id, 0) != static_cast<ssize_t>(sizeof id))
+    throw std::runtime_error(std::string("cannot draw a run id (getrandom): ") + std::strerror(errno));
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(id));
+  const std::string prefix = std::string("semsim:") + hex + ":";
+  // Another run's keys, or a stale run's: this run would read them as its own and delete them.
+  if (keys_exist_with_prefix(*link_, prefix))
+    throw std::runtime_error("keys under " + prefix + " already exist on " + describe() +
+                             ": refusing to share them with another run");
+  return prefix;
 }
 
 void RedisSession::clean(const std::string& prefix) {

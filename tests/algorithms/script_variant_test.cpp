@@ -477,5 +477,15 @@ TEST_F(ScriptVariantTest, ExampleGivesTheBuiltinsHistoryInTheSimulator) {
   EXPECT_TRUE(builtin == script) << "the example's history differs from the built-in lua's";
 }
 
+TEST_F(ScriptVariantTest, AKeyOutsideTheRunsPrefixIsRefusedNamingFileAndLine) {
+  // `app:z` would be a foreign key on the user's Redis: the script could empty it.
+  const std::string path = ini("acquire = acquire.lua\nacquire.keys = app:z {key:fence}\nrelease = release.lua\n");
+  const std::string error = setup_error(path);
+  EXPECT_TRUE(has(error, path + ":2: acquire.keys: every key must start with {key} or {key:NAME}")) << error;
+  EXPECT_TRUE(has(error, "'app:z'")) << error;
+  // Under the prefix, with a suffix, is fine.
+  EXPECT_NO_THROW(make(ini("acquire = acquire.lua\nacquire.keys = {key}:z {key:fence}\nrelease = release.lua\n")));
+}
+
 }  // namespace
 }  // namespace semsim::test

@@ -173,5 +173,21 @@ TEST(CheckerSafety, NoLimitIsAnErrorAtTheFirstClientEvent) {
   EXPECT_THROW(c.add(e), HistoryError);
 }
 
+TEST(CheckerSafety, ARunRowWithALimitBelowOneIsRefused) {
+  for (const char* bad : {"limit=-3", "limit=0", "timeout_ms=-1", "clients=-2"}) {
+    Checker c;
+    Event e;
+    e.op = Op::run;
+    e.phase = Phase::info;
+    e.detail = std::string("variant=basic ") + (std::string(bad).starts_with("limit") ? "" : "limit=1 ") + bad;
+    try {
+      c.add(e);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const HistoryError& err) {
+      EXPECT_NE(std::string(err.what()).find(bad), std::string::npos) << err.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace semsim

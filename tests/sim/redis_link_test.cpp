@@ -170,6 +170,14 @@ TEST_F(RedisLinkTest, DeleteKeysWithPrefixDeletesOnlyThoseKeysEvenWithGlobCharac
   link_->execute({{"DEL", decoys.back()}});
 }
 
+TEST_F(RedisLinkTest, KeysExistWithPrefixSeesOnlyItsOwnPrefix) {
+  EXPECT_FALSE(keys_exist_with_prefix(*link_, key("run:")));
+  link_->execute({{"SET", key("runner"), "x"}});  // shares the text, not the prefix
+  EXPECT_FALSE(keys_exist_with_prefix(*link_, key("run:")));
+  link_->execute({{"SET", key("run:sem"), "x"}});
+  EXPECT_TRUE(keys_exist_with_prefix(*link_, key("run:")));
+}
+
 TEST_F(RedisLinkTest, SelectsTheTargetDatabase) {
   RedisTarget db3 = server_->target();
   db3.db = 3;

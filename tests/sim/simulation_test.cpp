@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -351,6 +352,104 @@ TEST(SemsimBinary, RunExitsOneWhenAnExpectationFailsAndTwoOnABadOne) {
   EXPECT_EQ(exit_code_of(steal + " --expect over_admission=1 --expect granted_min=2"), 0);
   EXPECT_EQ(exit_code_of(steal + " --expect happiness=1"), 2);
   EXPECT_EQ(exit_code_of(steal + " --expect over_admission"), 2);
+}
+
+// The command's exit code, and what it printed on stderr.
+std::pair<int, std::string> run_semsim(const std::string& args) {
+  // One file per test: ctest runs tests as parallel processes.
+  const std::string err =
+      (fs::path(::testing::TempDir()) / (std::string("sim_stderr_") +
+                                          ::testing::UnitTest::GetInstance()->current_test_info()->name()))
+          .string();
+  const int status = std::system((std::string(SEMSIM_BINARY) + " " + args + " >/dev/null 2>" + err).c_str());
+  std::ifstream in(err);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, std::string(std::istreambuf_iterator<char>(in), {})};
+}
+
+TEST(SemsimBinary, AnUnwritableRunIniIsAnErrorNotAResult) {
+  const fs::path out = fs::path(::testing::TempDir()) / "sim_full";
+  fs::remove_all(out);
+  fs::create_directories(out);
+  fs::create_symlink("/dev/full", out / "run.ini");
+  const auto [code, err] = run_semsim("run --duration 100ms --no-charts --out " + out.string());
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(err.find("cannot write " + (out / "run.ini").string()), std::string::npos) << err;
+}
+
+TEST(SemsimBinary, BadSweepValuesNameTheOption) {
+  for (const char* bad : {"2,x", "0", "1.5", "5000000"}) {
+    const auto [code, err] = run_semsim(std::string("compare --variants basic --clients-sweep ") + bad + " --out " +
+                                        (fs::path(::testing::TempDir()) / "sim_sweep").string());
+    EXPECT_EQ(code, 2) << bad;
+    EXPECT_NE(err.find("--clients-sweep"), std::string::npos) << err;
+  }
+}
+
+TEST(SemsimBinary, GnuplotsOwnWarningsDoNotReachTheTerminal) {
+  // One client that is never refused: every success rate is 1 and gnuplot warns of an empty range.
+  const auto [code, err] = run_semsim("run --variant lua --clients 1 --limit 1 --duration 200ms --out " +
+                                      (fs::path(::testing::TempDir()) / "sim_quiet_charts").string());
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(err.find("Warning"), std::string::npos) << err;
+  EXPECT_TRUE(fs::exists(fs::path(::testing::TempDir()) / "sim_quiet_charts" / "skew_success.svg"));
+}
+
+TEST(SemsimBinary, CtrlCAtStartUpExitsAtOnceWith130) {
+  const std::string out = (fs::path(::testing::TempDir()) / "sim_early").string();
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    execl(SEMSIM_BINARY, SEMSIM_BINARY, "run", "--mode", "paced", "--duration", "5s", "--no-charts", "--out",
+          out.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  usleep(10'000);  // inside start-up: options read, the embedded server starting
+  kill(child, SIGINT);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  const auto took = std::chrono::steady_clock::now() - start;
+  // Killed by the signal before the handler was installed, or exit 130 after: both are 130 to a shell.
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  EXPECT_EQ(code, 130);
+  EXPECT_LT(took, std::chrono::milliseconds(2500));
+}
+
+// Ctrl-C during a run on a server semsim did not start: exit 130, and the run's keys are gone.
+TEST(SemsimBinary, CtrlCOnTheUsersRedisLeavesNoKeys) {
+  EmbeddedRedis redis;  // stands for the user's server: semsim gets it by URL
+  const std::string out = (fs::path(::testing::TempDir()) / "sim_ctrl_c_keys").string();
+  fs::remove_all(out);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    const std::string url = "unix://" + redis.target().unix_path;
+    execl(SEMSIM_BINARY, SEMSIM_BINARY, "run", "--redis", url.c_str(), "--variant", "fair", "--mode", "paced",
+          "--clients", "10", "--limit", "3", "--duration", "30s", "--no-charts", "--out", out.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  auto link = RedisLink::connect(redis.target());
+  for (int i = 0; i < 100 && !keys_exist_with_prefix(*link, "semsim:"); ++i) usleep(50'000);
+  ASSERT_TRUE(keys_exist_with_prefix(*link, "semsim:"));  // the run is under way
+  kill(child, SIGINT);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_FALSE(keys_exist_with_prefix(*link, "semsim:"));
+}
+
+TEST(SemsimBinary, EveryRunHasItsOwnUnguessablePrefix) {
+  RedisSession session("");
+  const std::string a = session.new_prefix(), b = session.new_prefix();
+  EXPECT_NE(a, b);
+  EXPECT_EQ(a.size(), std::string("semsim:0123456789abcdef:").size()) << a;
+  EXPECT_EQ(a.find_first_not_of("0123456789abcdef", 7), a.size() - 1) << a;
 }
 
 }  // namespace

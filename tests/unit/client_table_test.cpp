@@ -66,5 +66,18 @@ TEST(ActionsFile, ErrorsNameFileLineAndField) {
   EXPECT_NE(error_of([&] { read_actions_file(bad_at, 2); }).find(":2: field 'at'"), std::string::npos);
 }
 
+TEST(ClientsFile, AnUnknownColumnIsAnErrorNotIgnored) {
+  // `skwe` misspelt: ignoring it would run every client with the default skew.
+  const auto path = write_temp("clients_typo.csv", "client,skwe\n1,-10ms\n");
+  EXPECT_EQ(error_of([&] { read_clients_file(path, 2); }), path + ":1: field 'skwe': unknown column");
+  const auto actions = write_temp("actions_typo.csv", "at,client,action,arg,extra\n");
+  EXPECT_EQ(error_of([&] { read_actions_file(actions, 2); }), actions + ":1: field 'extra': unknown column");
+}
+
+TEST(ClientsFile, ANegativeDelayIsAnError) {
+  const auto path = write_temp("clients_negative.csv", "client,delay_out\n1,fixed:-5ms\n");
+  EXPECT_EQ(error_of([&] { read_clients_file(path, 2); }), path + ":2: field 'delay_out': a delay must not be negative");
+}
+
 }  // namespace
 }  // namespace semsim

@@ -66,5 +66,36 @@ TEST(ScenarioFile, TheRedisAndTheOutputFolderAreTheCommandLinesToChoose) {
   EXPECT_NE(load_error(path).find(path + ":2: redis: not allowed"), std::string::npos) << load_error(path);
 }
 
+TEST(ScenarioFile, AnEmptyFileADirectoryAndDevNullAreErrors) {
+  const auto empty = scenario_file("empty.ini", "# only a comment\n");
+  EXPECT_NE(load_error(empty).find("nothing to run"), std::string::npos) << load_error(empty);
+  EXPECT_NE(load_error("/dev/null").find("nothing to run"), std::string::npos);
+  EXPECT_NE(load_error(::testing::TempDir()).find("is a directory"), std::string::npos);
+}
+
+TEST(ScenarioFile, AnExpectationOnANumberMustBeANumber) {
+  const auto path = scenario_file("abc.ini", "clients = 2\n[expect]\nover_admission = abc\n");
+  EXPECT_NE(load_error(path).find(path + ":3: expect.over_admission: 'abc' is not a number"), std::string::npos)
+      << load_error(path);
+  // Words stay words where the column holds words.
+  EXPECT_EQ(load_error(scenario_file("word.ini", "clients = 2\n[expect]\nliveness = valid\n")), "");
+}
+
+TEST(ScenarioFile, SyntaxErrorsAndRepeatedKeysNameTheirLine) {
+  const auto syntax = scenario_file("syntax.ini", "clients = 2\nno equals sign here\n");
+  EXPECT_NE(load_error(syntax).find(syntax + ":2: "), std::string::npos) << load_error(syntax);
+  const auto twice = scenario_file("twice.ini", "seed = 1\nclients = 2\nclients = 3\n");
+  EXPECT_NE(load_error(twice).find(twice + ":2: "), std::string::npos) << load_error(twice);
+}
+
+TEST(ScenarioFile, NegativeLengthsAndOverflowingDriftsAreRefused) {
+  const auto delay = scenario_file("neg_delay.ini", "clients = 2\ndelay = fixed:-5ms\n");
+  EXPECT_NE(load_error(delay).find(delay + ":2: "), std::string::npos) << load_error(delay);
+  const auto drift = scenario_file("big_drift.ini", "clients = 2\ndrift = fixed:1e308\n");
+  EXPECT_NE(load_error(drift).find("out of range"), std::string::npos) << load_error(drift);
+  const auto skew = scenario_file("big_skew.ini", "clients = 2\nskew = fixed:100000000s\n");
+  EXPECT_NE(load_error(skew).find(skew + ":2: "), std::string::npos) << load_error(skew);
+}
+
 }  // namespace
 }  // namespace semsim
