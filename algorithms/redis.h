@@ -35,6 +35,11 @@ struct LinkError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// No answer within the command timeout (a script that never returns, a stopped server).
+struct LinkTimeout : LinkError {
+  using LinkError::LinkError;
+};
+
 // Redis answered with an error where the algorithm needed a value (a Lua error, a wrong type).
 struct ReplyError : std::runtime_error {
   using std::runtime_error::runtime_error;

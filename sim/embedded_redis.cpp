@@ -136,7 +136,10 @@ EmbeddedRedis::EmbeddedRedis() {
                                      "--appendonly", "no",              "--dir",
                                      dir_,           "--daemonize",     "no",
                                      "--loglevel",   "warning",         "--logfile",
-                                     log_path};
+                                     log_path,
+                                     // A script running this long may be stopped with SCRIPT KILL
+                                     // (--command-timeout): 100 ms, not the default 5 s.
+                                     "--lua-time-limit", "100"};
     std::vector<char*> argv;
     for (auto& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);

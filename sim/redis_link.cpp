@@ -260,12 +260,13 @@ void RedisLink::flush(std::chrono::milliseconds timeout) {
     if (interrupt_count() > impl_->tolerated_interrupts)
       give_up = "interrupted by signal " + std::to_string(interrupt_signal());
     auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (give_up.empty() && left.count() <= 0)
-      give_up = "no answer within " + std::to_string(timeout.count()) + " ms";
+    const bool timed_out = give_up.empty() && left.count() <= 0;
+    if (timed_out) give_up = "no answer within " + std::to_string(timeout.count()) + " ms";
     if (!give_up.empty()) {
       // Replies still on the way would be matched to later requests: close the link instead.
       impl_->close(give_up);
       impl_->deliver();
+      if (timed_out) throw LinkTimeout(impl_->describe_failure());
       throw LinkError(impl_->describe_failure());
     }
     impl_->step(static_cast<int>(left.count()));
@@ -292,9 +293,17 @@ std::size_t RedisLink::pending() const { return impl_->in_flight.size() + impl_-
 std::uint64_t RedisLink::commands_sent() const { return impl_->sent; }
 
 std::string server_version(RedisLink& link) {
+  // HELLO 2 (Redis 6+, in @connection) answers the version without INFO, which least-privilege
+  // ACL users often may not run (@dangerous). It keeps the protocol at RESP2.
+  auto hello = link.execute({{"HELLO", "2"}});
+  if (!hello.at(0).is_error()) {
+    const auto& fields = hello[0].elements;  // server, redis, version, V, proto, 2, ...
+    for (std::size_t i = 0; i + 1 < fields.size(); i += 2)
+      if (fields[i].text == "version") return fields[i + 1].text;
+  }
   auto replies = link.execute({{"INFO", "server"}});
   const std::string& info = replies.at(0).text;
-  if (replies[0].is_error()) throw ReplyError("INFO server failed: " + info);
+  if (replies[0].is_error()) throw ReplyError("neither HELLO nor INFO server answered the version: " + info);
   constexpr std::string_view key = "redis_version:";
   auto at = info.find(key);
   if (at == std::string::npos) return "unknown";
@@ -332,6 +341,33 @@ std::pair<std::string, std::vector<std::string>> scan_page(RedisLink& link, cons
 }
 
 }  // namespace
+
+bool kill_running_script(const RedisTarget& target) {
+  // A server busy in a script answers nearly everything (PING included) with BUSY, so this is a
+  // bare connection: AUTH if need be, then SCRIPT KILL. Synchronous: nothing else is going on.
+  const timeval tv{5, 0};
+  redisContext* c = target.unix_path.empty() ? redisConnectWithTimeout(target.host.c_str(), target.port, tv)
+                                             : redisConnectUnixWithTimeout(target.unix_path.c_str(), tv);
+  if (c == nullptr) return false;
+  bool killed = false;
+  if (c->err == 0 && redisSetTimeout(c, tv) == REDIS_OK) {
+    bool authed = true;
+    if (target.password) {
+      auto* r = static_cast<redisReply*>(
+          target.user.empty() ? redisCommand(c, "AUTH %s", target.password->c_str())
+                              : redisCommand(c, "AUTH %s %s", target.user.c_str(), target.password->c_str()));
+      authed = r != nullptr && r->type != REDIS_REPLY_ERROR;
+      if (r) freeReplyObject(r);
+    }
+    if (authed) {
+      auto* r = static_cast<redisReply*>(redisCommand(c, "SCRIPT KILL"));
+      killed = r != nullptr && r->type == REDIS_REPLY_STATUS;
+      if (r) freeReplyObject(r);
+    }
+  }
+  redisFree(c);
+  return killed;
+}
 
 bool keys_exist_with_prefix(RedisLink& link, const std::string& prefix) {
   const std::string pattern = glob_escape(prefix) + "*";

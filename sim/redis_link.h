@@ -51,11 +51,14 @@ class RedisLink {
   std::unique_ptr<Impl> impl_;
 };
 
-// The server's version (INFO server: redis_version).
+// The server's version: HELLO 2 (no @dangerous command needed), else INFO server.
 std::string server_version(RedisLink& link);
 // Deletes every key that starts with `prefix` (SCAN MATCH + UNLINK; glob characters in the
 // prefix are escaped). Returns how many were deleted. Touches nothing else.
 std::uint64_t delete_keys_with_prefix(RedisLink& link, const std::string& prefix);
+// Stops a Lua script that keeps the server busy (SCRIPT KILL on a connection of its own).
+// Whether one was killed.
+bool kill_running_script(const RedisTarget& target);
 // Whether any key lies under `prefix` (SCAN until the first).
 bool keys_exist_with_prefix(RedisLink& link, const std::string& prefix);
 

@@ -54,6 +54,8 @@ std::string RedisSession::new_prefix() {
   return prefix;
 }
 
+bool RedisSession::kill_running_script() { return embedded() && semsim::kill_running_script(target_); }
+
 void RedisSession::clean(const std::string& prefix) {
   // A first Ctrl-C stopped the run (and may have closed the link); the cleanup goes on, on a new
   // link if need be, and only a further Ctrl-C stops it.

@@ -25,6 +25,9 @@ class RedisSession {
 
   // A fresh prefix "semsim:<run-id>:" for one run.
   std::string new_prefix();
+  // After a command timeout: on the embedded server, kills a script that never returns so that
+  // the server answers again (a user's server is left alone). Whether one was killed.
+  bool kill_running_script();
   // Deletes the keys of a prefix (SCAN + UNLINK), reconnecting if the link broke.
   void clean(const std::string& prefix);
 

@@ -74,6 +74,8 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
     clean_or_say_what_is_left(redis, prefix);
     throw;
   }
+  if (output.result.timed_out && redis.kill_running_script())
+    std::cerr << "semsim: killed a script still running on the embedded server (SCRIPT KILL) after --command-timeout\n";
   if (history) history->close();
   // Paced mode promises Redis's clock and the simulated one agree; say so when they drifted apart.
   if (options.mode == TimeMode::paced && output.result.max_lag > Micros(10'000))

@@ -41,6 +41,9 @@ po::options_description run_options_description() {
                                                              "compare with what clients believe (0: never)")
     ("lock-timeout", text(format_duration(d.lock_timeout)), "TTL of the lock (variants under a lock)")
     ("lock-acquire-timeout", text(format_duration(d.lock_acquire_timeout)), "how long to retry the lock")
+    ("command-timeout", text(format_duration(d.command_timeout)), "real time Redis has to answer: then the operations in "
+                                                                  "flight end as info, a script still running on the "
+                                                                  "embedded server is killed, and the run stops")
     ("seed", text(std::to_string(d.seed)), "the run seed: same seed, same history (virtual mode)")
     ("mode", po::value<std::string>(), "virtual|paced (default: virtual, or paced for variants that rest on Redis's clock)")
     ("clients-file", po::value<std::string>(), "per-client table: client,skew,drift_ppm,delay_out,delay_in")
@@ -154,6 +157,11 @@ RunOptions run_options_from(const po::variables_map& vm, const std::string& base
   o.sample_every = convert("sample-every", get(vm, "sample-every"), parse_nonnegative_duration);
   o.lock_timeout = convert("lock-timeout", get(vm, "lock-timeout"), parse_nonnegative_duration);
   o.lock_acquire_timeout = convert("lock-acquire-timeout", get(vm, "lock-acquire-timeout"), parse_nonnegative_duration);
+  o.command_timeout = convert("command-timeout", get(vm, "command-timeout"), [](auto& s) {
+    const Micros d = parse_duration(s);
+    if (d < Micros(1000)) throw std::invalid_argument("must be at least 1ms");
+    return d;
+  });
   o.seed = static_cast<std::uint64_t>(convert("seed", get(vm, "seed"), [](auto& s) { return parse_integer(s, 0, INT64_MAX); }));
   o.mode = default_mode(o.variant);
   if (vm.count("mode")) {
@@ -199,6 +207,7 @@ void write_run_ini(std::ostream& out, const RunOptions& o) {
       << "sample-every = " << format_duration(o.sample_every) << "\n"
       << "lock-timeout = " << format_duration(o.lock_timeout) << "\n"
       << "lock-acquire-timeout = " << format_duration(o.lock_acquire_timeout) << "\n"
+      << "command-timeout = " << format_duration(o.command_timeout) << "\n"
       << "seed = " << o.seed << "\n"
       << "mode = " << to_string(o.mode) << "\n";
   if (!o.clients_file.empty()) out << "clients-file = " << std::filesystem::absolute(o.clients_file).string() << "\n";

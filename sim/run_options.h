@@ -39,6 +39,7 @@ struct RunOptions {
   Micros sample_every{50'000};  // read what Redis holds this often (0: never)
   Micros lock_timeout{10'000'000};
   Micros lock_acquire_timeout{10'000};
+  Micros command_timeout{10'000'000};  // real time Redis has to answer one delivery
   std::uint64_t seed = 1;
   TimeMode mode = TimeMode::virtual_time;
   bool mode_given = false;  // false: the variant's default mode

@@ -46,12 +46,12 @@ Simulation::Simulation(const RunOptions& options, Semaphore& semaphore, RedisLin
       actions_(options.actions_file.empty() ? std::vector<ScriptedAction>{}
                                             : read_actions_file(options.actions_file, options.clients)) {}
 
-void execute_deliveries(std::vector<Delivery> batch, RedisLink& link) {
+void execute_deliveries(std::vector<Delivery> batch, RedisLink& link, Micros timeout) {
   std::vector<std::vector<Reply>> replies(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i)
     link.submit(std::move(batch[i].commands),
                 [&replies, i](std::vector<Reply> r, std::exception_ptr) { replies[i] = std::move(r); });
-  link.flush();
+  link.flush(std::chrono::ceil<std::chrono::milliseconds>(timeout));
   for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(replies[i]));
 }
 
@@ -86,7 +86,7 @@ RunResult Simulation::run() {
         result.max_lag = std::max(result.max_lag, pacer.lag(s.scheduler.next_time()));
       }
       std::vector<Delivery> batch = s.scheduler.next();
-      if (!batch.empty()) execute_deliveries(std::move(batch), link_);  // LinkError: Redis is gone
+      if (!batch.empty()) execute_deliveries(std::move(batch), link_, options_.command_timeout);  // LinkError: Redis is gone
       if (s.failure) std::rethrow_exception(std::exchange(s.failure, nullptr));
       progress.update(s.scheduler.now(), end, s.scheduler.events_processed(), grants);
     }
@@ -151,6 +151,10 @@ RunResult Simulation::run() {
   try {
     drive(end);
     for (auto& c : s.clients) c->check_tasks();
+  } catch (const LinkTimeout& e) {
+    result.stop_reason = std::string("redis: ") + e.what() + " (--command-timeout; a script that never returns?)";
+    result.timed_out = true;
+    s.workload->connection_lost(e.what());
   } catch (const LinkError& e) {
     result.stop_reason = std::string("redis: ") + e.what();
     s.workload->connection_lost(e.what());

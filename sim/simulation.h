@@ -24,6 +24,7 @@ struct RunResult {
   std::uint64_t events = 0;
   double wall_s = 0;
   Micros max_lag{0};  // paced mode: how far the simulation fell behind the wall clock
+  bool timed_out = false;  // Redis did not answer within --command-timeout
 };
 
 class Simulation {
@@ -48,7 +49,7 @@ class Simulation {
 
 // Runs deliveries that are due at one instant on Redis, pipelined in order, then hands each its
 // replies. Throws LinkError when Redis is gone.
-void execute_deliveries(std::vector<Delivery> batch, RedisLink& link);
+void execute_deliveries(std::vector<Delivery> batch, RedisLink& link, Micros timeout);
 
 // The detail of the history's first row: the run's parameters as key=value pairs.
 std::string run_detail(const RunOptions& options);

@@ -137,7 +137,7 @@ TEST_F(SimulationTest, PausesAndCrashesAtARateAreRecordedAndReplayedBySeed) {
 void drive(Scheduler& s, RedisLink& link) {
   while (!s.empty()) {
     auto batch = s.next();
-    if (!batch.empty()) execute_deliveries(std::move(batch), link);
+    if (!batch.empty()) execute_deliveries(std::move(batch), link, Micros(30'000'000));
   }
 }
 
@@ -450,6 +450,28 @@ TEST(SemsimBinary, EveryRunHasItsOwnUnguessablePrefix) {
   EXPECT_NE(a, b);
   EXPECT_EQ(a.size(), std::string("semsim:0123456789abcdef:").size()) << a;
   EXPECT_EQ(a.find_first_not_of("0123456789abcdef", 7), a.size() - 1) << a;
+}
+
+// A script that never returns: after --command-timeout the acquire ends as info, the script is
+// killed on the embedded server (so cleanup and shutdown are prompt), and the run stops saying why.
+TEST(SemsimBinary, AScriptThatNeverReturnsEndsAsInfoAfterTheCommandTimeout) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "sim_endless_script";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "acquire.lua") << "while true do end\n";
+  std::ofstream(dir / "release.lua") << "return 1\n";
+  std::ofstream(dir / "semaphore.ini") << "acquire = acquire.lua\nrelease = release.lua\n";
+  const auto start = std::chrono::steady_clock::now();
+  const auto [code, err] = run_semsim("run --variant script:" + (dir / "semaphore.ini").string() +
+                                      " --clients 2 --limit 1 --duration 1s --command-timeout 300ms --no-charts --out " +
+                                      (dir / "out").string());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(4));
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(err.find("--command-timeout"), std::string::npos) << err;
+  EXPECT_NE(err.find("SCRIPT KILL"), std::string::npos) << err;
+  const Summary s = analyze_history((dir / "out" / "history.csv").string());
+  EXPECT_EQ(s.acquire_unknown, 1);
+  EXPECT_EQ(s.status, "failed");
 }
 
 }  // namespace
