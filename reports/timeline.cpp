@@ -197,7 +197,8 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
         << "\" text-anchor=\"middle\">" << us_as_ms(t0 + span * k / 10) << "</text>\n";
   }
   int y = kTop;
-  for (const auto& [id, r] : rows) {
+  for (const auto& [client, r] : rows) {
+    const int id = client;  // a lambda cannot capture a structured binding before clang 16
     out << "<text x=\"2\" y=\"" << y + 10 << "\">client " << id << "</text>\n";
     auto draw = [&](const Bars& bars, const char* style) {
       for (const auto& b : bars.bars)
