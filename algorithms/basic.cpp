@@ -53,4 +53,27 @@ Task<bool> BasicSemaphore::refresh(Client& client, std::string identifier) {
   co_return true;  // only the score changed
 }
 
+// Seeds 001/002/004: the basic semaphore promises nothing. A client whose clock is behind outranks
+// holders; so does one whose timestamp ties a holder's and whose identifier sorts first (ZRANK
+// breaks score ties by member).
+Preconditions basic_promise() {
+  return {.text = "none (expected to over-admit: clock skew, or equal timestamps tie-broken by identifier)"};
+}
+
+VariantInfo basic_variant() {
+  return {.name = "basic", .source = "seeds 001, 002, 004: the basic semaphore (ZSET of client timestamps)",
+          .clock = ClockBasis::client, .preconditions = basic_promise(), .liveness = true, .compared = true,
+          .make = [](SemaphoreConfig c) -> std::unique_ptr<Semaphore> {
+            return std::make_unique<BasicSemaphore>(std::move(c), BasicSemaphore::Options{});
+          }};
+}
+
+VariantInfo basic_pipeline_variant() {
+  return {.name = "basic-pipeline", .source = "seed 001: the basic semaphore with a plain (non-MULTI) pipeline",
+          .clock = ClockBasis::client, .preconditions = basic_promise(), .liveness = true,
+          .make = [](SemaphoreConfig c) -> std::unique_ptr<Semaphore> {
+            return std::make_unique<BasicSemaphore>(std::move(c), BasicSemaphore::Options{.atomic = false});
+          }};
+}
+
 }  // namespace semsim

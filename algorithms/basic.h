@@ -4,6 +4,8 @@
 // first listing, client.js acquireSemaphore: the same commands in a plain ioredis pipeline.
 #pragma once
 
+#include "algorithms/registry.h"
+
 #include "algorithms/semaphore.h"
 
 namespace semsim {
@@ -25,5 +27,9 @@ class BasicSemaphore : public Semaphore {
   SemaphoreConfig config_;
   Options options_;
 };
+
+// Registry entries (algorithms/registry.h): `basic`, `basic-pipeline`.
+VariantInfo basic_variant();
+VariantInfo basic_pipeline_variant();
 
 }  // namespace semsim

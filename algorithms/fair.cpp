@@ -76,4 +76,31 @@ Task<bool> FairSemaphore::refresh(Client& client, std::string identifier) {
   co_return true;
 }
 
+// Seeds 002/004 "公平信号量": the counter fixes skew stealing, but INCR and ZADD are two round
+// trips, so any delay (network or a pause) between them lets a later counter be admitted first
+// while the earlier one is admitted too; expiry is judged by client clocks.
+Preconditions fair_promise() {
+  return {.lease_budget = true, .clock_spread = true, .no_delay = true,
+          .text = "no network delay and no pauses; clock spread + hold < timeout"};
+}
+
+VariantInfo fair_variant() {
+  return {.name = "fair", .source = "seeds 000, 004 (and 002, 003): counter + owner ZSET + ZINTERSTORE WEIGHTS 1 0",
+          .clock = ClockBasis::client, .preconditions = fair_promise(), .liveness = true, .compared = true,
+          .make = [](SemaphoreConfig c) -> std::unique_ptr<Semaphore> {
+            FairSemaphore::Options options{fair_keys(c.name)};
+            return std::make_unique<FairSemaphore>(std::move(c), std::move(options));
+          }};
+}
+
+VariantInfo fair_global_counter_variant() {
+  return {.name = "fair-global-counter", .source = "seed 001: the fair semaphore with the global semaphore:count counter",
+          .clock = ClockBasis::client, .preconditions = fair_promise(), .liveness = true,
+          .make = [](SemaphoreConfig c) -> std::unique_ptr<Semaphore> {
+            FairSemaphore::Options options{fair_keys_global_counter(c.name)};
+            options.atomic = false;  // seed 001 uses plain ioredis pipelines
+            return std::make_unique<FairSemaphore>(std::move(c), std::move(options));
+          }};
+}
+
 }  // namespace semsim

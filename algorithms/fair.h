@@ -4,6 +4,8 @@
 // (global counter, plain pipelines) is the same code with other keys and `atomic = false`.
 #pragma once
 
+#include "algorithms/registry.h"
+
 #include "algorithms/semaphore.h"
 
 namespace semsim {
@@ -38,5 +40,11 @@ class FairSemaphore : public Semaphore {
   SemaphoreConfig config_;
   Options options_;
 };
+
+// Registry entries (algorithms/registry.h): `fair`, `fair-global-counter`; and the promise
+// the fair family shares.
+Preconditions fair_promise();
+VariantInfo fair_variant();
+VariantInfo fair_global_counter_variant();
 
 }  // namespace semsim

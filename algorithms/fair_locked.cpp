@@ -46,4 +46,24 @@ Task<bool> FairLockedSemaphore::refresh(Client& client, std::string identifier) 
   return fair_.refresh(client, std::move(identifier));
 }
 
+// Seed 004 "消除竞争条件": the lock serialises acquires, so delays and pauses inside an acquire no
+// longer let a later counter win; what is left is the timeout judged by client clocks (so clocks
+// must agree within the timeout, together with the hold) and the lock itself, whose TTL must
+// outlast any delay. The seeds state the condition as "clocks differ by less than the timeout,
+// holds shorter than the timeout"; that is not enough (a holder whose clock is behind by d is
+// evicted after timeout - d: scenarios/fair-locked-skew-budget.ini).
+Preconditions fair_locked_promise() {
+  return {.lease_budget = true, .clock_spread = true, .bounded_delay = true,
+          .text = "clock spread + hold + pauses + round trip < timeout (the seeds' \"clocks within the timeout\" "
+                  "is not enough); delays <= lock timeout / 100"};
+}
+
+VariantInfo fair_locked_variant() {
+  return {.name = "fair-locked", .source = "seeds 002, 003, 004: the fair semaphore under a lock (SETNX + EXPIRE)",
+          .clock = ClockBasis::redis_ttl, .preconditions = fair_locked_promise(), .compared = true,
+          .make = [](SemaphoreConfig c) -> std::unique_ptr<Semaphore> {
+            return std::make_unique<FairLockedSemaphore>(std::move(c), FairLockedSemaphore::Options{});
+          }};
+}
+
 }  // namespace semsim

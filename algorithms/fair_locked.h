@@ -4,6 +4,8 @@
 // The as-published version (the lock is never freed) is FairLockedAsPublished.
 #pragma once
 
+#include "algorithms/registry.h"
+
 #include "algorithms/fair.h"
 #include "algorithms/lock.h"
 
@@ -47,5 +49,11 @@ class FairLockedAsPublished : public Semaphore {
   SemaphoreConfig config_;
   FairSemaphore fair_;
 };
+
+// Registry entries (algorithms/registry.h): `fair-locked`, `fair-locked-as-published`; and the
+// promise of the locked family.
+Preconditions fair_locked_promise();
+VariantInfo fair_locked_variant();
+VariantInfo fair_locked_as_published_variant();
 
 }  // namespace semsim

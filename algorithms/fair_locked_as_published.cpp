@@ -49,4 +49,14 @@ Task<bool> FairLockedAsPublished::refresh(Client& client, std::string identifier
   return fair_.refresh(client, std::move(identifier));
 }
 
+VariantInfo fair_locked_as_published_variant() {
+  // Liveness is asserted: the seeds promise it, and the published lock that is never freed
+  // breaks it (the search finds it, exit 3).
+  return {.name = "fair-locked-as-published", .source = "seeds 003, 004 as printed: the lock is never freed",
+          .clock = ClockBasis::redis_ttl, .preconditions = fair_locked_promise(), .liveness = true,
+          .make = [](SemaphoreConfig c) -> std::unique_ptr<Semaphore> {
+            return std::make_unique<FairLockedAsPublished>(std::move(c));
+          }};
+}
+
 }  // namespace semsim

@@ -114,4 +114,15 @@ Task<bool> LuaSemaphore::release(Client& client, std::string identifier) {
   co_return integer_of(co_await run(client, release_, std::move(args))) == 1;
 }
 
+VariantInfo lua_variant() {
+  // Every lease lives in server time (the simulator's true time in virtual mode): a grant's
+  // promise can be checked against the history, and a free permit goes to whoever asks.
+  return {.name = "lua", .source = "ours: one atomic script on the server's clock, with fencing tokens",
+          .clock = ClockBasis::redis_time, .preconditions = lease_promise(), .liveness = true,
+          .lease_honesty = true, .compared = true,
+          .make = [](SemaphoreConfig c) -> std::unique_ptr<Semaphore> {
+            return std::make_unique<LuaSemaphore>(std::move(c));
+          }};
+}
+
 }  // namespace semsim

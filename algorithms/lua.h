@@ -2,6 +2,8 @@
 // fencing token. Never over-admits whatever the clients' clocks or delays.
 #pragma once
 
+#include "algorithms/registry.h"
+
 #include "algorithms/semaphore.h"
 
 namespace semsim {
@@ -29,5 +31,8 @@ class LuaSemaphore : public Semaphore {
   std::string fence_;
   Script acquire_, refresh_, release_;
 };
+
+// Registry entry (algorithms/registry.h): `lua`.
+VariantInfo lua_variant();
 
 }  // namespace semsim

@@ -45,4 +45,22 @@ std::unique_ptr<Semaphore> make_fair_locked_short_lock(SemaphoreConfig config) {
       std::move(config), FairLockedSemaphore::Options{Micros{1000}, LockTtlUnit::milliseconds});
 }
 
+namespace {
+// Planted bugs promise nothing: the search must find them.
+Preconditions planted() { return {.text = "none (a planted bug)"}; }
+}  // namespace
+
+std::vector<VariantInfo> planted_variants() {
+  return {
+      {.name = "fair-weights-1-1", .source = "planted: ZINTERSTORE WEIGHTS 1 1 (seed 003 as printed)",
+       .clock = ClockBasis::client, .preconditions = planted(), .make = make_fair_weights_1_1},
+      {.name = "basic-no-cleanup", .source = "planted: no ZREMRANGEBYSCORE", .clock = ClockBasis::client,
+       .preconditions = planted(), .make = make_basic_no_cleanup},
+      {.name = "fair-pipeline", .source = "planted: plain pipelines in place of MULTI", .clock = ClockBasis::client,
+       .preconditions = planted(), .make = make_fair_pipeline},
+      {.name = "fair-locked-short-lock", .source = "planted: a 1 ms lock TTL", .clock = ClockBasis::redis_ttl,
+       .preconditions = planted(), .make = make_fair_locked_short_lock},
+  };
+}
+
 }  // namespace semsim

@@ -589,4 +589,11 @@ std::unique_ptr<Semaphore> make_script_semaphore(const std::string& ini_path, Se
   return std::make_unique<ScriptSemaphore>(std::move(spec), std::move(config));
 }
 
+VariantInfo script_variant_info() {
+  // A user's scripts read time as they choose; until an INI can declare its clock, they are
+  // searched under the server-clock promise, and only safety is asserted.
+  return {.name = "script:FILE.ini", .source = "yours: Lua scripts named by an INI file (docs/script-variants.md)",
+          .clock = ClockBasis::redis_time, .preconditions = lease_promise()};
+}
+
 }  // namespace semsim

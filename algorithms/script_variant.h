@@ -59,6 +59,8 @@
 // Without a refresh script, refresh is a ReplyError (outcome unknown: the holder goes on believing).
 #pragma once
 
+#include "algorithms/registry.h"
+
 #include <memory>
 #include <string>
 
@@ -69,5 +71,8 @@ namespace semsim {
 // Reads and checks the INI file and the scripts it names. Throws SetupError "FILE:LINE: ..." (or
 // "FILE: ..." where no line is at fault, e.g. a required key is missing).
 std::unique_ptr<Semaphore> make_script_semaphore(const std::string& ini_path, SemaphoreConfig config);
+
+// The registry's entry for every `script:FILE.ini` variant (algorithms/registry.h).
+VariantInfo script_variant_info();
 
 }  // namespace semsim

@@ -85,4 +85,12 @@ Task<bool> TtlKeySemaphore::refresh(Client& client, std::string identifier) {
   co_return false;
 }
 
+VariantInfo ttl_key_variant() {
+  return {.name = "ttl-key", .source = "seed 002 \"做到与系统时间无关\": one TTL key per holder",
+          .clock = ClockBasis::redis_ttl, .preconditions = lease_promise(), .compared = true,
+          .make = [](SemaphoreConfig c) -> std::unique_ptr<Semaphore> {
+            return std::make_unique<TtlKeySemaphore>(std::move(c));
+          }};
+}
+
 }  // namespace semsim

@@ -2,6 +2,8 @@
 // a counter-scored owner ZSET plus one key per holder whose TTL Redis enforces.
 #pragma once
 
+#include "algorithms/registry.h"
+
 #include "algorithms/semaphore.h"
 
 namespace semsim {
@@ -21,5 +23,8 @@ class TtlKeySemaphore : public Semaphore {
   SemaphoreConfig config_;
   std::string owner_, counter_;
 };
+
+// Registry entry (algorithms/registry.h): `ttl-key`.
+VariantInfo ttl_key_variant();
 
 }  // namespace semsim

@@ -1,5 +1,5 @@
 // The `detail` of a run row: space-separated key=value pairs, e.g.
-//   variant=basic mode=virtual seed=7 clients=50 limit=5 duration_ms=10000 timeout_ms=10000
+//   variant=NAME mode=virtual seed=7 clients=50 limit=5 duration_ms=10000 timeout_ms=10000
 // A value with a space, a double quote, a backslash or an '=' is written in double quotes, inner
 // quotes and backslashes escaped with a backslash (reason="connection refused"), so any text
 // survives a round trip.

@@ -24,22 +24,19 @@ per-client clock skew (+-300ms) and drift (+-2000 ppm), per-direction network de
 hold/think workload, refresh, pauses and crashes at random rates, and scripted actions (acquires
 at exact times, pauses, crashes, clock jumps, releases, refreshes); 200ms..2s of simulated time,
 semaphore timeout 20ms..1s. Every case runs in virtual mode, also for variants whose default mode
-is paced (ttl-key, fair-locked): their Redis-clock expiry (TTL, lock PX) then never fires.
+is paced (those whose expiry rests on Redis TTLs): their Redis-clock expiry (TTL, lock PX) then
+never fires, and liveness is not asserted for them.
 
 Properties:
-  safety         over_admission = 0, inside the variant's preconditions (all variants)
-  liveness       no liveness gap (lua, basic*, fair, fair-global-counter, fair-locked-as-published;
-                 ttl-key and fair-locked once Redis's clock follows simulated time)
-  lease honesty  an ok'd acquire/refresh invoked at t keeps its permit until t + timeout (lua only)
+  safety         over_admission = 0, inside the variant's preconditions (every variant)
+  liveness       no liveness gap: a free permit goes to whoever asks (where the variant says so)
+  lease honesty  an ok'd acquire/refresh invoked at t keeps its permit until t + timeout (ditto)
 
-Preconditions (the seeds' promises; --no-preconditions searches outside them):
+Per variant (algorithms/registry.h): the seeds' preconditions (--no-preconditions searches
+outside them) and the properties asserted:
 )";
 
 constexpr const char* kAboutEnd = R"(
-The seeds state fair-locked's condition as "clocks differ by less than the timeout, holds shorter
-than the timeout"; that is not enough (a holder whose clock is behind by d is evicted after
-timeout - d), so the search keeps clock spread + hold + round trip + pauses below the timeout.
-
 Exit: 0 no violation in --cases cases; 1 a safety violation found (over-admission or lease
 honesty; counterexample.ini written under --out, replay it with `semsim scenario`); 3 a liveness
 violation alone (counterexample.ini too); 2 bad input or setup error; 130 interrupted.
@@ -78,7 +75,7 @@ int check_command(int argc, char** argv) {
     ("out", po::value<std::string>()->default_value("semsim-out/check"), "where counterexample.ini and its CSVs go")
     ("redis", po::value<std::string>(), "run against this Redis instead of an embedded one (see semsim run --help)")
     ("no-preconditions", po::bool_switch(), "search outside the variant's preconditions too")
-    ("allow-delay", po::bool_switch(), "keep the other preconditions but allow network delay (fair: shows the INCR/ZADD race)");
+    ("allow-delay", po::bool_switch(), "keep the other preconditions but allow network delay (shows the INCR/ZADD race)");
   SearchSettings s;
   std::string redis_url;
   try {

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "algorithms/registry.h"
 #include "reports/charts.h"
 #include "reports/output_file.h"
 #include "reports/summary_csv.h"
@@ -30,6 +31,14 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
+// The registry's default comparison set, as an option value.
+std::string compared_variants() {
+  std::string out;
+  for (const VariantInfo& v : variant_registry())
+    if (v.compared) out += (out.empty() ? "" : ",") + v.name;
+  return out;
+}
+
 struct Point {
   double value;       // for the CSV and the charts' x axis (ms, or clients)
   std::string label;  // as given
@@ -40,7 +49,7 @@ struct Point {
 int compare_command(int argc, char** argv) {
   po::options_description general("semsim compare: variants x one parameter, one CSV and comparison charts");
   general.add_options()("help,h", "this help")(
-      "variants", po::value<std::string>()->default_value("basic,fair,fair-locked,ttl-key,lua"), "comma-separated variants")(
+      "variants", po::value<std::string>()->default_value(compared_variants()), "comma-separated variants")(
       "skews", po::value<std::string>(), "sweep the clock skew: clocks offset uniformly in [-S, +S], e.g. 0,1ms,10ms")(
       "delays", po::value<std::string>(), "sweep the network delay: uniform in [0, D] each way, e.g. 0,1ms,5ms")(
       "clients-sweep", po::value<std::string>(), "sweep the number of clients (1..1000000), e.g. 10,100,1000");

@@ -139,7 +139,7 @@ EmbeddedRedis::EmbeddedRedis() {
                                      log_path,
                                      // A script running this long may be stopped with SCRIPT KILL
                                      // (--command-timeout): 100 ms, not the default 5 s.
-                                     "--lua-time-limit", "100"};
+                                     "--busy-reply-threshold", "100"};
     std::vector<char*> argv;
     for (auto& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);

@@ -23,18 +23,8 @@ namespace semsim {
 namespace fs = std::filesystem;
 
 Properties properties_for(const std::string& variant) {
-  Properties p;
-  // lua keeps every lease in server (= true, in virtual mode) time: a grant's promise can be
-  // checked against the history, and a free permit is granted as soon as anyone asks.
-  p.lease_honesty = variant == "lua";
-  // Liveness: every seed promises that a free permit goes to whoever asks. Asserted where virtual
-  // time can keep the promise: a permit held by a crashed client must come free in simulated time,
-  // which for ttl-key's TTL keys and fair-locked's lock rests on Redis's own clock (not simulated
-  // yet). fair-locked-as-published is asserted because its stall is the seeds' mistake.
-  static const std::set<std::string> kLive = {"lua", "basic", "basic-pipeline", "fair", "fair-global-counter",
-                                              "fair-locked-as-published"};
-  p.liveness = kLive.count(variant) > 0;
-  return p;
+  const VariantInfo& v = variant_info(variant);
+  return {.safety = true, .liveness = v.liveness, .lease_honesty = v.lease_honesty};
 }
 
 std::string_view to_string(Violation v) {

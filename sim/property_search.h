@@ -5,14 +5,13 @@
 //
 // Properties:
 //   safety        summary.over_admission == 0, inside the variant's preconditions.
-//   liveness      no liveness gap (summary.liveness_gaps == 0). Asserted only where it must hold
-//                 (lua: expiry by one clock, so a free permit is granted within timeout + retry)
-//                 and only in cases without scripted acquires: a scripted client refused once never
-//                 tries again, yet the checker counts it as waiting for ever.
+//   liveness      no liveness gap (summary.liveness_gaps == 0), where the variant's registry entry
+//                 says the seeds promise it and virtual time can keep the promise.
 //   lease honesty a client told "ok" by an acquire or refresh invoked at true time t really holds
 //                 the permit until t + timeout: no release or refresh of that identifier fails
-//                 (server says "gone") before then. From the history; asserted for lua, whose
-//                 leases are in true (server) time; client-clock variants promise no true-time lease.
+//                 (server says "gone") before then. From the history; asserted where leases are in
+//                 true (server) time; client-clock variants promise no true-time lease.
+// Which properties hold for which variant: algorithms/registry.h.
 #pragma once
 
 #include <cstdint>
@@ -41,7 +40,7 @@ struct SearchSettings {
   std::uint64_t seed = 1;
   int max_clients = 6;
   bool preconditions = true;  // false: search outside the seeds' promises too
-  bool allow_delay = false;   // drop only the "no network delay" precondition (fair)
+  bool allow_delay = false;   // drop only the "no network delay" precondition
   std::int64_t lock_timeout_us = 10'000'000;
   std::string out;            // where the counterexample (and the scratch case folder) go
   bool progress = false;      // a progress line on stderr

@@ -114,8 +114,7 @@ long long parse_integer(const std::string& s, long long lo, long long hi) {
 
 TimeMode default_mode(const std::string& variant) {
   // TTL keys and lock expiry live on Redis's real clock: only paced time keeps them meaningful.
-  const bool redis_clock = variant == "ttl-key" || variant.rfind("fair-locked", 0) == 0;
-  return redis_clock ? TimeMode::paced : TimeMode::virtual_time;
+  return variant_info(variant).clock == ClockBasis::redis_ttl ? TimeMode::paced : TimeMode::virtual_time;
 }
 
 std::string to_string(TimeMode mode) { return mode == TimeMode::paced ? "paced" : "virtual"; }

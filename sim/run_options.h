@@ -2,6 +2,8 @@
 // scenario file (INI) or run.ini, through one Boost.Program_options description.
 #pragma once
 
+#include "algorithms/registry.h"
+
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -17,7 +19,7 @@ namespace semsim {
 enum class TimeMode { virtual_time, paced };
 
 struct RunOptions {
-  std::string variant = "basic";
+  std::string variant = default_variant().name;
   int clients = 10;
   int limit = 5;
   Micros duration{10'000'000};

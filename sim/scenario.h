@@ -2,8 +2,8 @@
 // format) with the options of `semsim run`, optionally several variants and one swept option, and
 // the expectations on the result:
 //
-//   # seeds 001/002/004: a client 10 ms behind steals the last permit of `basic`
-//   variants = basic fair lua          # or: variant = basic
+//   # seeds 001/002/004: a client 10 ms behind steals the last permit (scenarios/steal-10ms.ini)
+//   variants = V1 V2 V3                # or: variant = V1
 //   clients = 2
 //   limit = 1
 //   actions-file = steal.actions.csv   # paths are relative to this file
@@ -11,7 +11,7 @@
 //
 //   [expect]                           # for every variant
 //   granted_min = 1
-//   [expect.basic]                     # for one variant
+//   [expect.V1]                        # for one variant
 //   over_admission = 1
 //   over_admission_trend = increasing  # across the sweep
 //

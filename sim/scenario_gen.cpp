@@ -69,44 +69,16 @@ int GenCase::scripted_acquires() const {
   return static_cast<int>(std::count_if(actions.begin(), actions.end(), [](auto& a) { return a.kind == Kind::acquire; }));
 }
 
-Preconditions preconditions_for(const std::string& variant) {
-  Preconditions p;
-  const auto family = [&](const char* name) { return variant == name || variant.starts_with(std::string(name) + "-"); };
-  const bool planted = variant == "fair-weights-1-1" || variant == "basic-no-cleanup" || variant == "fair-pipeline" ||
-                       variant == "fair-locked-short-lock";
-  if (planted) {
-    // Planted bugs (algorithms/planted.cpp) promise nothing: the search must find them.
-    p.text = "none (a planted bug)";
-  } else if (variant == "basic" || variant.starts_with("basic-")) {
-    // Seeds 001/002/004: the basic semaphore promises nothing. A client whose clock is behind
-    // outranks holders; so does one whose timestamp ties a holder's and whose identifier sorts
-    // first (ZRANK breaks score ties by member).
-    p.text = "none (expected to over-admit: clock skew, or equal timestamps tie-broken by identifier)";
-  } else if (family("fair-locked")) {
-    // Seed 004 "消除竞争条件": the lock serialises acquires, so delays and pauses inside an
-    // acquire no longer let a later counter win; what is left is the timeout judged by client
-    // clocks (so clocks must agree within the timeout, together with the hold) and the lock
-    // itself, whose TTL must outlast any delay.
-    p.lease_budget = p.clock_spread = p.bounded_delay = true;
-    p.text = "clock spread + hold + pauses + round trip < timeout; delays <= lock timeout / 100";
-  } else if (family("fair")) {
-    // Seeds 002/004 "公平信号量": the counter fixes skew stealing, but INCR and ZADD are two round
-    // trips, so any delay (network or a pause) between them lets a later counter be admitted
-    // first while the earlier one is admitted too; expiry is judged by client clocks.
-    p.lease_budget = p.clock_spread = p.no_delay = true;
-    p.text = "no network delay and no pauses; clock spread + hold < timeout";
-  } else {
-    // lua judges expiry by the server's clock, ttl-key by Redis TTLs: clocks do not matter, but
-    // a client that keeps a permit past its lease without refreshing over-admits by definition.
-    p.lease_budget = true;
-    p.text = "hold (or refresh period) + pauses + round trip < timeout";
-  }
-  return p;
-}
+Preconditions preconditions_for(const std::string& variant) { return variant_info(variant).preconditions; }
 
 std::string preconditions_help() {
   std::string out;
-  for (const auto& v : builtin_variants()) out += "  " + v + ": " + preconditions_for(v).text + "\n";
+  const auto line = [&](const VariantInfo& v) {
+    out += "  " + v.name + ": " + v.preconditions.text + "\n      asserts: safety" +
+           (v.liveness ? ", liveness" : "") + (v.lease_honesty ? ", lease honesty" : "") + "\n";
+  };
+  for (const VariantInfo& v : variant_registry()) line(v);
+  line(variant_info("script:"));
   return out;
 }
 

@@ -9,6 +9,8 @@
 // actions as still fail.
 #pragma once
 
+#include "algorithms/registry.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -66,15 +68,7 @@ struct GenCase {
 // Budget, as fractions of the semaphore timeout T, chosen so that the sum stays below T:
 //   clock spread (skew + drift over the run + jumps) <= T/4, round trip incl. spikes <= T/8,
 //   pauses per client <= T/8 (no pauses at random rates), hold and refresh period <= T/4.
-struct Preconditions {
-  bool lease_budget = false;   // hold (or refresh period) + pauses + round trip < T
-  bool clock_spread = false;   // clocks differ by at most T/4 at any time of the run
-  bool no_delay = false;       // no network delay or spikes, and no pauses (a pause is a delay)
-  bool bounded_delay = false;  // delays far (100x) below the lock timeout
-  std::string text;            // one line for --help and reports
-};
-
-// The seeds' claims, per variant (see the .cpp for why each holds).
+// The seeds' claims, per variant, as the registry states them (algorithms/registry.h).
 Preconditions preconditions_for(const std::string& variant);
 std::string preconditions_help();  // every built-in variant's preconditions, for --help
 

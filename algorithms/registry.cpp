@@ -1,0 +1,61 @@
+// The registry: the list of built-in variants (each declares itself in its own file) and the
+// one place that builds a variant from its name.
+#include "algorithms/registry.h"
+
+#include <stdexcept>
+
+#include "algorithms/basic.h"
+#include "algorithms/fair.h"
+#include "algorithms/fair_locked.h"
+#include "algorithms/lua.h"
+#include "algorithms/planted.h"
+#include "algorithms/script_variant.h"
+#include "algorithms/ttl_key.h"
+
+namespace semsim {
+
+Preconditions lease_promise() {
+  return {.lease_budget = true, .text = "hold (or refresh period) + pauses + round trip < timeout"};
+}
+
+const std::vector<VariantInfo>& variant_registry() {
+  static const std::vector<VariantInfo> registry = [] {
+    std::vector<VariantInfo> v = {
+        // the seeds' variants
+        basic_variant(), basic_pipeline_variant(), fair_variant(), fair_global_counter_variant(),
+        fair_locked_variant(), fair_locked_as_published_variant(), ttl_key_variant(),
+        // beyond the seeds
+        lua_variant(),
+    };
+    for (VariantInfo& planted : planted_variants()) v.push_back(std::move(planted));  // algorithms/planted.cpp
+    return v;
+  }();
+  return registry;
+}
+
+const VariantInfo& default_variant() { return variant_registry().front(); }
+
+const VariantInfo& variant_info(const std::string& name) {
+  if (name.starts_with("script:")) {
+    static const VariantInfo script = script_variant_info();
+    return script;
+  }
+  for (const VariantInfo& v : variant_registry())
+    if (v.name == name) return v;
+  std::string known;
+  for (const VariantInfo& v : variant_registry()) known += (known.empty() ? "" : ", ") + v.name;
+  throw std::invalid_argument("unknown variant '" + name + "' (known: " + known + ", script:FILE.ini)");
+}
+
+std::vector<std::string> builtin_variants() {
+  std::vector<std::string> names;
+  for (const VariantInfo& v : variant_registry()) names.push_back(v.name);
+  return names;
+}
+
+std::unique_ptr<Semaphore> make_semaphore(const std::string& variant, SemaphoreConfig config) {
+  if (variant.starts_with("script:")) return make_script_semaphore(variant.substr(7), std::move(config));
+  return variant_info(variant).make(std::move(config));
+}
+
+}  // namespace semsim

@@ -1,0 +1,56 @@
+// One registry of variants. Each variant declares, in its own file, what it is: its name, the
+// seed and section it ports, which clock its expiry rests on, the conditions under which the
+// seeds promise safety, and which properties the search asserts for it. Everything else (the
+// variant list, the default time mode, `semsim check`'s preconditions and properties, compare's
+// default set) reads it here: no other file decides anything by a variant's name.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/semaphore.h"
+
+namespace semsim {
+
+// Which clock a variant's expiry rests on.
+enum class ClockBasis {
+  client,      // timestamps from the clients' own clocks (basic, fair)
+  redis_ttl,   // Redis's clock, through key TTLs and lock expiry (ttl-key, fair-locked)
+  redis_time,  // Redis's clock read by TIME inside a script (lua)
+};
+
+// The seeds' promise: the conditions under which a variant is claimed safe. The search keeps
+// generated cases inside them (semsim check), unless told not to.
+struct Preconditions {
+  bool lease_budget = false;   // hold (or refresh period) + pauses + round trip < T
+  bool clock_spread = false;   // clocks differ by at most T/4 at any time of the run
+  bool no_delay = false;       // no network delay or spikes, and no pauses (a pause is a delay)
+  bool bounded_delay = false;  // delays far (100x) below the lock timeout
+  std::string text;            // one line for --help and reports
+};
+
+// The promise of variants whose leases Redis times (by TTL or by TIME): clocks do not matter,
+// but a client that keeps a permit past its lease without refreshing over-admits by definition.
+Preconditions lease_promise();
+
+struct VariantInfo {
+  std::string name;    // --variant NAME
+  std::string source;  // the seed and section it ports, or why it exists
+  ClockBasis clock = ClockBasis::client;
+  Preconditions preconditions;
+  bool liveness = false;       // the search asserts that a free permit goes to whoever asks
+  bool lease_honesty = false;  // ... and that an ok'd lease lasts its timeout
+  bool compared = false;       // in `semsim compare`'s default set
+  std::unique_ptr<Semaphore> (*make)(SemaphoreConfig) = nullptr;
+};
+
+// The built-in variants, in the order --list-variants shows them.
+const std::vector<VariantInfo>& variant_registry();
+// The variant `semsim run` uses when none is given.
+const VariantInfo& default_variant();
+// The entry for `name`; `script:FILE.ini` gets the script variants' entry. Throws
+// std::invalid_argument naming the known variants.
+const VariantInfo& variant_info(const std::string& name);
+
+}  // namespace semsim
