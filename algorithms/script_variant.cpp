@@ -509,6 +509,9 @@ std::unique_ptr<Semaphore> make_script_semaphore(const std::string& ini_path, Se
     key.erase(0, key.find_first_not_of('-'));
     throw ini.error(key, "unknown key (known: acquire, release, refresh and their .keys .args; acquire.granted "
                          ".refused .token; release.ok .missing; refresh.ok .lost; server_time; admission_set)");
+  } catch (const po::invalid_config_file_syntax&) {
+    // Not e.what(): Boost's message loops for ever on a line that holds "%invalid_line%".
+    throw SetupError(ini_path + ":" + std::to_string(ini.first_invalid_line) + ": not a `key = value` line");
   } catch (const po::error& e) {
     throw SetupError(ini_path + ": " + e.what());
   }

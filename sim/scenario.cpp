@@ -54,17 +54,29 @@ int line_with_text(const std::string& path, std::string text) {
   return 0;
 }
 
-// A program_options error, with the file and the line it is about.
+// Text from the file, fit for a one-line message.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (char c : s.substr(0, 80)) out += (c >= 32 && c < 127) ? c : '?';
+  return s.size() > 80 ? out + "..." : out;
+}
+
+// A program_options error, with the file and the line it is about. The message is built here:
+// Boost's own what() loops for ever when the offending text holds its placeholder (a line
+// containing "%invalid_line%", found by fuzzing).
 InputError located(const std::string& path, const po::error& e) {
-  int line = 0;
-  if (const auto* syntax = dynamic_cast<const po::invalid_config_file_syntax*>(&e)) {
-    line = line_with_text(path, syntax->tokens());
-  } else if (const auto* named = dynamic_cast<const po::error_with_option_name*>(&e)) {
+  const auto at = [&](int line, const std::string& what) {
+    return InputError(path + ":" + (line ? std::to_string(line) : std::string("?")) + ": " + what);
+  };
+  if (const auto* syntax = dynamic_cast<const po::invalid_config_file_syntax*>(&e))
+    return at(line_with_text(path, syntax->tokens()), "not a `key = value` line: '" + printable(syntax->tokens()) + "'");
+  if (const auto* named = dynamic_cast<const po::error_with_option_name*>(&e)) {
     std::string option = named->get_option_name();
     option.erase(0, option.find_first_not_of('-'));
-    line = line_of(path, option);
+    const char* why = dynamic_cast<const po::multiple_occurrences*>(&e) ? "given more than once" : "cannot be read";
+    return at(line_of(path, option), printable(option) + ": " + why);
   }
-  return InputError(path + ":" + (line ? std::to_string(line) : std::string("?")) + ": " + e.what());
+  return at(0, e.what());
 }
 
 }  // namespace

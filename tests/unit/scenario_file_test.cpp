@@ -97,5 +97,12 @@ TEST(ScenarioFile, NegativeLengthsAndOverflowingDriftsAreRefused) {
   EXPECT_NE(load_error(skew).find(skew + ":2: "), std::string::npos) << load_error(skew);
 }
 
+// Found by scenario_fuzz: Boost's own message for a bad line loops for ever when the line holds
+// its placeholder "%invalid_line%". The error must come at once, naming the line.
+TEST(ScenarioFile, ALineHoldingBoostsPlaceholderIsRefusedAtOnce) {
+  const auto path = scenario_file("placeholder.ini", "clients = 2\n%%%invalid_line%%%\n");
+  EXPECT_NE(load_error(path).find(path + ":2: not a `key = value` line"), std::string::npos) << load_error(path);
+}
+
 }  // namespace
 }  // namespace semsim
