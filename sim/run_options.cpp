@@ -13,13 +13,14 @@ namespace po = boost::program_options;
 
 po::options_description run_options_description() {
   const RunOptions d;
-  po::options_description o("Run options (durations: 10ms, 1.5s, 2m; distributions: fixed:D, "
-                            "uniform:D1..D2, normal:MEAN,SD, exp:MEAN)");
+  po::options_description o("Run options (durations: 10ms, 1.5s, 2m, at most 100 hours either way; distributions: "
+                            "fixed:D, uniform:D1..D2, normal:MEAN,SD, exp:MEAN; delays, holds, think times and "
+                            "pauses are never negative; drift at most 1e6 ppm either way)");
   const auto text = [](std::string def) { return po::value<std::string>()->default_value(def); };
   o.add_options()
     ("variant", text(d.variant), "semaphore variant (see `semsim run --list-variants`), or script:FILE.ini")
-    ("clients", text(std::to_string(d.clients)), "number of simulated clients")
-    ("limit", text(std::to_string(d.limit)), "permits: how many may hold at once")
+    ("clients", text(std::to_string(d.clients)), "number of simulated clients (1..1000000)")
+    ("limit", text(std::to_string(d.limit)), "permits: how many may hold at once (1..1000000)")
     ("duration", text(format_duration(d.duration)), "true (simulated) time the run lasts")
     ("timeout", text(format_duration(d.timeout)), "the semaphore's timeout: how long a permit lives unrefreshed")
     ("hold", text(d.hold.text()), "how long a holder keeps its permit (distribution)")
