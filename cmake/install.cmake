@@ -6,6 +6,7 @@
 include(GNUInstallDirs)
 
 install(TARGETS semsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS semsim_clock LIBRARY DESTINATION lib/semsim)  # found relative to bin/semsim
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/scenarios)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/examples
         USE_SOURCE_PERMISSIONS)

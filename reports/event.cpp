@@ -5,8 +5,8 @@
 namespace semsim {
 
 namespace {
-constexpr std::array<std::string_view, 10> kOps = {"run",   "acquire", "release", "refresh", "crash",
-                                                   "pause", "resume",  "jump",    "sample",  "done"};
+constexpr std::array<std::string_view, 11> kOps = {"run",   "acquire", "release", "refresh", "crash",      "pause",
+                                                   "resume", "jump",   "sample",  "done",    "server_jump"};
 constexpr std::array<std::string_view, 4> kPhases = {"invoke", "ok", "fail", "info"};
 }  // namespace
 

@@ -10,7 +10,8 @@ namespace semsim {
 
 // sample: what Redis held, compared with what clients believed (detail: admitted= believers= stale=).
 // done: the client wants no more permits (its script has no further acquire); it stops waiting.
-enum class Op { run, acquire, release, refresh, crash, pause, resume, jump, sample, done };
+// server_jump: Redis's clock jumped (client 0, detail by_us=): a fault, not a client's event.
+enum class Op { run, acquire, release, refresh, crash, pause, resume, jump, sample, done, server_jump };
 enum class Phase { invoke, ok, fail, info };
 
 struct Event {

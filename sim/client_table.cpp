@@ -95,18 +95,26 @@ std::vector<ScriptedAction> read_actions_file(const std::string& path, int clien
       a.line = static_cast<int>(line);
       a.at = field(path, line, "at", at, parse_duration);
       if (a.at.count() < 0) fail(path, line, "at", "must not be negative");
-      a.client = parse_client(path, line, client, clients);
       using K = ScriptedAction::Kind;
       static const std::pair<const char*, K> kinds[] = {{"acquire", K::acquire}, {"release", K::release},
                                                         {"refresh", K::refresh}, {"pause", K::pause},
-                                                        {"crash", K::crash},     {"jump", K::jump}};
+                                                        {"crash", K::crash},     {"jump", K::jump},
+                                                        {"server_jump", K::server_jump}};
       const auto* k = std::find_if(std::begin(kinds), std::end(kinds), [&](auto& p) { return action == p.first; });
       if (k == std::end(kinds))
-        fail(path, line, "action", "'" + action + "' is not one of acquire, release, refresh, pause, crash, jump");
+        fail(path, line, "action",
+             "'" + action + "' is not one of acquire, release, refresh, pause, crash, jump, server_jump");
       a.kind = k->second;
+      if (a.kind == K::server_jump) {
+        if (client != "0") fail(path, line, "client", "server actions are on client 0 (the server), not " + client);
+        a.client = 0;
+      } else {
+        a.client = parse_client(path, line, client, clients);
+      }
       if (!arg.empty()) a.arg = field(path, line, "arg", arg, parse_duration);
-      if ((a.kind == K::pause || a.kind == K::jump) && !a.arg) fail(path, line, "arg", action + " needs a duration");
-      if (a.kind != K::jump && a.arg && a.arg->count() < 0) fail(path, line, "arg", "must not be negative");
+      const bool signed_arg = a.kind == K::jump || a.kind == K::server_jump;
+      if ((a.kind == K::pause || signed_arg) && !a.arg) fail(path, line, "arg", action + " needs a duration");
+      if (!signed_arg && a.arg && a.arg->count() < 0) fail(path, line, "arg", "must not be negative");
       actions.push_back(a);
       at = client = action = arg = "";
     }

@@ -24,7 +24,7 @@ struct ClientSpec {
 std::map<int, ClientSpec> read_clients_file(const std::string& path, int clients);
 
 struct ScriptedAction {
-  enum class Kind { acquire, release, refresh, pause, crash, jump };
+  enum class Kind { acquire, release, refresh, pause, crash, jump, server_jump };
   Micros at{0};
   int client = 0;
   Kind kind = Kind::acquire;
@@ -32,7 +32,8 @@ struct ScriptedAction {
   int line = 0;               // where it came from, for messages
 };
 
-// at,client,action,arg — sorted by `at`, ties in file order.
+// at,client,action,arg — sorted by `at`, ties in file order. Server actions (server_jump) are
+// on client 0.
 std::vector<ScriptedAction> read_actions_file(const std::string& path, int clients);
 
 }  // namespace semsim

@@ -1,6 +1,8 @@
 #include "sim/embedded_redis.h"
 
 #include "sim/interrupt.h"
+#include "sim/redis_clock.h"
+#include "sim/redis_clock/clock_page.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -140,9 +142,24 @@ EmbeddedRedis::EmbeddedRedis() {
                                      // A script running this long may be stopped with SCRIPT KILL
                                      // (--command-timeout): 100 ms, not the default 5 s.
                                      "--busy-reply-threshold", "100"};
-    std::vector<char*> argv;
+    // Redis's clock in virtual time (sim/redis_clock.h): the clock library preloaded, its control
+    // page in this private directory, and expiry lazy (DEBUG SET-ACTIVE-EXPIRE 0 below), so that
+    // a key expires exactly when a command touches it, never by a background sweep on the wall clock.
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e)
+      if (!std::string_view(*e).starts_with("LD_PRELOAD=") && !std::string_view(*e).starts_with(SEMSIM_CLOCK_ENV "="))
+        env.emplace_back(*e);
+    if (const fs::path library = clock_library(); !library.empty()) {
+      clock_ = std::make_unique<RedisClock>(fs::path(dir_) / "clock");
+      env.push_back("LD_PRELOAD=" + library.string());
+      env.push_back(std::string(SEMSIM_CLOCK_ENV "=") + clock_->path().string());
+      args.insert(args.end(), {"--enable-debug-command", "local"});
+    }
+    std::vector<char*> argv, envp;
     for (auto& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
     // Early failures (a bad option) go to stderr before the log file is open: send both there.
     int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -163,7 +180,7 @@ EmbeddedRedis::EmbeddedRedis() {
       ::dup2(log_fd, STDOUT_FILENO);
       ::dup2(log_fd, STDERR_FILENO);
       ::close_range(3, ~0U, 0);  // no inherited sockets of semsim's (its links to Redis)
-      ::execv(argv[0], argv.data());
+      ::execve(argv[0], argv.data(), envp.data());
       ::_exit(127);
     }
     int fork_errno = errno;
@@ -186,7 +203,11 @@ EmbeddedRedis::EmbeddedRedis() {
       }
       if (fs::exists(socket_path)) {
         try {
-          RedisLink::connect(unix_target, milliseconds(500));
+          auto link = RedisLink::connect(unix_target, milliseconds(500));
+          if (clock_) {
+            const Reply r = link->execute({{"DEBUG", "SET-ACTIVE-EXPIRE", "0"}}).at(0);
+            if (r.is_error()) throw EmbeddedRedisError("redis-server refused DEBUG SET-ACTIVE-EXPIRE 0: " + r.text);
+          }
           return;
         } catch (const LinkError& e) {
           last_error = e.what();
@@ -209,6 +230,7 @@ EmbeddedRedis::EmbeddedRedis() {
 EmbeddedRedis::~EmbeddedRedis() { stop(); }
 
 void EmbeddedRedis::stop() noexcept {
+  if (clock_) clock_->release();  // shut down on the real clock
   if (pid_ > 0) {
     ::kill(pid_, SIGTERM);
     const auto deadline = steady_clock::now() + stop_timeout;

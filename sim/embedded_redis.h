@@ -4,10 +4,12 @@
 // a small watchdog process removes the directory even when semsim is killed outright.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <sys/types.h>
 
+#include "sim/redis_clock.h"
 #include "sim/redis_target.h"
 
 namespace semsim {
@@ -28,6 +30,8 @@ class EmbeddedRedis {
   RedisTarget target() const;
   pid_t pid() const { return pid_; }
   const std::string& directory() const { return dir_; }
+  // Redis's clock, when the clock library was found beside semsim; null otherwise.
+  RedisClock* clock() const { return clock_.get(); }
 
  private:
   // Stops the server (SIGTERM, then SIGKILL after a bound) and removes the directory.
@@ -35,7 +39,8 @@ class EmbeddedRedis {
 
   std::string dir_;
   pid_t pid_ = -1;
-  pid_t watchdog_ = -1;  // removes dir_ if semsim dies without unwinding (SIGKILL)
+  pid_t watchdog_ = -1;
+  std::unique_ptr<RedisClock> clock_;  // removes dir_ if semsim dies without unwinding (SIGKILL)
 };
 
 }  // namespace semsim

@@ -22,6 +22,8 @@ class RedisSession {
   const std::string& server_version() const { return version_; }
   std::string describe() const;  // "embedded redis-server 7.0.15" / "redis 7.2.4 at unix:///..."
   bool embedded() const { return embedded_ != nullptr; }
+  // Redis's clock, on the embedded server when the clock library was found; else null.
+  RedisClock* clock() const { return embedded_ ? embedded_->clock() : nullptr; }
 
   // A fresh prefix "semsim:<run-id>:" for one run.
   std::string new_prefix();

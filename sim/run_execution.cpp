@@ -52,6 +52,12 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
     if (history) history->write(e);
     checker.add(e);
   });
+  simulation.set_redis_clock(redis.clock());
+  if (!redis.clock() && options.mode == TimeMode::virtual_time &&
+      (variant_info(options.variant).clock == ClockBasis::redis_ttl || options.server_skew.count() != 0 ||
+       options.server_drift_ppm != 0))
+    log << "note: Redis's clock runs on its own wall clock here (not the embedded server, or no clock library): "
+           "TTLs and lock expiry do not follow virtual time, and --server-skew reaches only server_now\n";
 
   if (files.history || files.summary) fs::create_directories(options.out);
   if (files.history) {

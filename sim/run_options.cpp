@@ -1,5 +1,7 @@
 #include "sim/run_options.h"
 
+#include <cmath>
+
 #include <filesystem>
 #include <iomanip>
 #include <locale>
@@ -42,6 +44,8 @@ po::options_description run_options_description() {
                                                              "compare with what clients believe (0: never)")
     ("lock-timeout", text(format_duration(d.lock_timeout)), "TTL of the lock (variants under a lock)")
     ("lock-acquire-timeout", text(format_duration(d.lock_acquire_timeout)), "how long to retry the lock")
+    ("server-skew", text(format_duration(d.server_skew)), "Redis's clock offset from true time (signed)")
+    ("server-drift", text("0"), "Redis's clock drift in ppm (signed, at most 1e6)")
     ("command-timeout", text(format_duration(d.command_timeout)), "real time Redis has to answer: then the operations in "
                                                                   "flight end as info, a script still running on the "
                                                                   "embedded server is killed, and the run stops")
@@ -69,6 +73,23 @@ auto convert(const char* name, const std::string& value, F f) {
   }
 }
 
+
+// A number in [-bound, bound].
+double parse_fraction_signed(const std::string& s, double bound) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != s.size() || !(std::abs(v) <= bound)) {
+    std::ostringstream range;
+    range << "must be a number from " << -bound << " to " << bound;
+    throw std::invalid_argument(range.str());
+  }
+  return v;
+}
 
 double parse_fraction(const std::string& s, double hi) {
   std::size_t used = 0;
@@ -113,9 +134,11 @@ long long parse_integer(const std::string& s, long long lo, long long hi) {
   return v;
 }
 
-TimeMode default_mode(const std::string& variant) {
-  // TTL keys and lock expiry live on Redis's real clock: only paced time keeps them meaningful.
-  return variant_info(variant).clock == ClockBasis::redis_ttl ? TimeMode::paced : TimeMode::virtual_time;
+TimeMode default_mode(const std::string& variant, bool embedded_redis) {
+  // On a user's Redis, TTL keys and lock expiry live on its real clock: only paced time keeps
+  // them meaningful. The embedded server's clock follows virtual time (sim/redis_clock.h).
+  return !embedded_redis && variant_info(variant).clock == ClockBasis::redis_ttl ? TimeMode::paced
+                                                                                 : TimeMode::virtual_time;
 }
 
 std::string to_string(TimeMode mode) { return mode == TimeMode::paced ? "paced" : "virtual"; }
@@ -157,13 +180,15 @@ RunOptions run_options_from(const po::variables_map& vm, const std::string& base
   o.sample_every = convert("sample-every", get(vm, "sample-every"), parse_nonnegative_duration);
   o.lock_timeout = convert("lock-timeout", get(vm, "lock-timeout"), parse_nonnegative_duration);
   o.lock_acquire_timeout = convert("lock-acquire-timeout", get(vm, "lock-acquire-timeout"), parse_nonnegative_duration);
+  o.server_skew = convert("server-skew", get(vm, "server-skew"), parse_duration);
+  o.server_drift_ppm = convert("server-drift", get(vm, "server-drift"), [](auto& s) { return parse_fraction_signed(s, 1e6); });
   o.command_timeout = convert("command-timeout", get(vm, "command-timeout"), [](auto& s) {
     const Micros d = parse_duration(s);
     if (d < Micros(1000)) throw std::invalid_argument("must be at least 1ms");
     return d;
   });
   o.seed = static_cast<std::uint64_t>(convert("seed", get(vm, "seed"), [](auto& s) { return parse_integer(s, 0, INT64_MAX); }));
-  o.mode = default_mode(o.variant);
+  o.mode = default_mode(o.variant, !vm.count("redis"));
   if (vm.count("mode")) {
     const std::string m = get(vm, "mode");
     if (m == "virtual") o.mode = TimeMode::virtual_time;
@@ -208,6 +233,8 @@ void write_run_ini(std::ostream& out, const RunOptions& o) {
       << "lock-timeout = " << format_duration(o.lock_timeout) << "\n"
       << "lock-acquire-timeout = " << format_duration(o.lock_acquire_timeout) << "\n"
       << "command-timeout = " << format_duration(o.command_timeout) << "\n"
+      << "server-skew = " << format_duration(o.server_skew) << "\n"
+      << "server-drift = " << o.server_drift_ppm << "\n"
       << "seed = " << o.seed << "\n"
       << "mode = " << to_string(o.mode) << "\n";
   if (!o.clients_file.empty()) out << "clients-file = " << std::filesystem::absolute(o.clients_file).string() << "\n";

@@ -42,6 +42,8 @@ struct RunOptions {
   Micros lock_timeout{10'000'000};
   Micros lock_acquire_timeout{10'000};
   Micros command_timeout{10'000'000};  // real time Redis has to answer one delivery
+  Micros server_skew{0};        // Redis's clock offset from true time
+  double server_drift_ppm = 0;  // and its drift
   std::uint64_t seed = 1;
   TimeMode mode = TimeMode::virtual_time;
   bool mode_given = false;  // false: the variant's default mode
@@ -62,7 +64,9 @@ RunOptions run_options_from(const boost::program_options::variables_map& vm, con
 
 // The variant's default time mode: paced where behaviour rests on Redis's own clock (TTL keys,
 // lock expiry), virtual otherwise.
-TimeMode default_mode(const std::string& variant);
+// Virtual, unless the variant's expiry rests on Redis's TTLs and Redis is not the embedded server
+// (whose clock follows virtual time): then paced.
+TimeMode default_mode(const std::string& variant, bool embedded_redis = true);
 // A whole number in [lo, hi]; throws std::invalid_argument saying which rule it breaks.
 long long parse_integer(const std::string& s, long long lo, long long hi);
 // The most clients a run may have (--clients, --clients-sweep).

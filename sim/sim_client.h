@@ -13,6 +13,7 @@
 #include "sim/network.h"
 #include "sim/random.h"
 #include "sim/scheduler.h"
+#include "sim/server_clock.h"
 
 namespace semsim {
 
@@ -29,7 +30,10 @@ class SimClient final : public Client, private Redis {
   Micros now() const override { return clock_.read(scheduler_.now()); }
   Task<void> sleep(Micros d) override;
   std::string new_identifier() override;
-  std::optional<Micros> server_now() const override { return scheduler_.now(); }
+  std::optional<Micros> server_now() const override {
+    return server_clock_ ? server_clock_->read(scheduler_.now()) : scheduler_.now();
+  }
+  void set_server_clock(const ServerClock* clock) { server_clock_ = clock; }
 
   // Faults. A paused client runs nothing until the pause ends (replies wait for it); a crashed
   // one never runs again. Messages already on the wire still arrive.
@@ -59,6 +63,7 @@ class SimClient final : public Client, private Redis {
 
   Scheduler& scheduler_;
   int id_;
+  const ServerClock* server_clock_ = nullptr;
   ClientClock clock_;
   ClientNetwork network_;
   Rng rng_;

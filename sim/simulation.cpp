@@ -68,6 +68,11 @@ RunResult Simulation::run() {
     sink_(e);
   });
   const Micros end = o.duration;
+  ServerClock server_clock(o.server_skew, o.server_drift_ppm);
+  if (redis_clock_) {
+    if (o.mode == TimeMode::virtual_time) redis_clock_->set(server_clock.read(Micros(0)));
+    else redis_clock_->release();
+  }
   const std::uint64_t commands_before = link_.commands_sent();
   Stopwatch wall;
   Pacer pacer;
@@ -86,7 +91,12 @@ RunResult Simulation::run() {
         result.max_lag = std::max(result.max_lag, pacer.lag(s.scheduler.next_time()));
       }
       std::vector<Delivery> batch = s.scheduler.next();
-      if (!batch.empty()) execute_deliveries(std::move(batch), link_, options_.command_timeout);  // LinkError: Redis is gone
+      if (batch.empty()) {
+      } else {
+        // Redis reads the instant the requests arrive, never a later one while it runs them.
+        if (redis_clock_ && o.mode == TimeMode::virtual_time) redis_clock_->set(server_clock.read(s.scheduler.now()));
+        execute_deliveries(std::move(batch), link_, options_.command_timeout);  // LinkError: Redis is gone
+      }
       if (s.failure) std::rethrow_exception(std::exchange(s.failure, nullptr));
       progress.update(s.scheduler.now(), end, s.scheduler.events_processed(), grants);
     }
@@ -97,6 +107,7 @@ RunResult Simulation::run() {
   // The harness prepares the semaphore (SCRIPT LOAD, ...) with no skew and no delay.
   const LinkModel instant{Distribution::fixed(Micros(0)), Distribution::fixed(Micros(0)), 0, Distribution::fixed(Micros(0))};
   s.clients.push_back(std::make_unique<SimClient>(s.scheduler, 0, ClientClock{}, ClientNetwork(instant, 0), client_seed(0, behaviour)));
+  s.clients[0]->set_server_clock(&server_clock);
   {
     Task<void> prepare = semaphore_.prepare(*s.clients[0]);
     prepare.start();
@@ -124,7 +135,10 @@ RunResult Simulation::run() {
                                                     ClientNetwork(std::move(net), client_seed(c, Salt::network)),
                                                     client_seed(c, Salt::behaviour)));
   }
-  for (auto& client : s.clients) client->on_failure([&s](std::exception_ptr e) { if (!s.failure) s.failure = e; });
+  for (auto& client : s.clients) {
+    client->on_failure([&s](std::exception_ptr e) { if (!s.failure) s.failure = e; });
+    client->set_server_clock(&server_clock);
+  }
   for (int c = 1; c <= o.clients; ++c)
     if (!scripted.count(c)) s.clients[c]->spawn(s.workload->loop(*s.clients[c]));
   if (o.sample_every.count() > 0 && !semaphore_.admission_set().empty())
@@ -133,10 +147,14 @@ RunResult Simulation::run() {
   // Scripted actions: faults act on the client itself; operations run as tasks of the client.
   Faults faults(s.scheduler, *s.workload);
   for (const ScriptedAction& a : actions) {
-    s.scheduler.at(a.at, [&s, &faults, a] {
+    s.scheduler.at(a.at, [&s, &faults, &server_clock, a] {
       SimClient& client = *s.clients[a.client];
       using K = ScriptedAction::Kind;
       switch (a.kind) {
+        case K::server_jump:  // Redis's clock: every later request reads it moved
+          server_clock.jump(*a.arg);
+          s.recorder.record(0, client.now(), Op::server_jump, Phase::ok, {}, "by_us=" + std::to_string(a.arg->count()));
+          break;
         case K::pause: faults.pause(client, *a.arg); break;
         case K::crash: faults.crash(client); break;
         case K::jump: faults.jump(client, *a.arg); break;

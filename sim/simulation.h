@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "algorithms/semaphore.h"
+#include "sim/redis_clock.h"
 #include "sim/client_table.h"
 #include "sim/recorder.h"
 #include "sim/redis_link.h"
@@ -36,6 +37,9 @@ class Simulation {
   // Throws SetupError / InputError before anything ran; after that, failures end the run and
   // are reported in the result (and in the history's last row).
   RunResult run();
+  // Redis's clock, when it can follow virtual time (the embedded server): set before every
+  // delivery in virtual mode, left on the real clock in paced mode.
+  void set_redis_clock(RedisClock* clock) { redis_clock_ = clock; }
 
  private:
   struct State;
@@ -45,6 +49,7 @@ class Simulation {
   Recorder::Sink sink_;
   std::map<int, ClientSpec> table_;
   std::vector<ScriptedAction> actions_;
+  RedisClock* redis_clock_ = nullptr;
 };
 
 // Runs deliveries that are due at one instant on Redis, pipelined in order, then hands each its
