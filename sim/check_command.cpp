@@ -23,9 +23,8 @@ Each case is a whole generated scenario: 1..max-clients clients and a limit belo
 per-client clock skew (+-300ms) and drift (+-2000 ppm), per-direction network delays and spikes,
 hold/think workload, refresh, pauses and crashes at random rates, and scripted actions (acquires
 at exact times, pauses, crashes, clock jumps, releases, refreshes); 200ms..2s of simulated time,
-semaphore timeout 20ms..1s. Every case runs in virtual mode, also for variants whose default mode
-is paced (those whose expiry rests on Redis TTLs): their Redis-clock expiry (TTL, lock PX) then
-never fires, and liveness is not asserted for them.
+semaphore timeout 20ms..1s. Every case runs in virtual mode on the embedded server, Redis's clock
+included: TTLs and lock expiry fire at their simulated instants.
 
 Properties:
   safety         over_admission = 0, inside the variant's preconditions (every variant)
@@ -113,9 +112,6 @@ int check_command(int argc, char** argv) {
             << "\npreconditions: "
             << (s.preconditions ? preconditions_for(s.variant).text : std::string("none (--no-preconditions)"))
             << (s.preconditions && s.allow_delay ? " [--allow-delay: network delay allowed]" : "") << "\n";
-  if (default_mode(s.variant) == TimeMode::paced)
-    std::cout << "note: " << s.variant << " defaults to paced mode; the search runs it in virtual mode, where "
-              << "Redis-clock expiry (TTL, lock PX) does not follow simulated time\n";
   try {
     std::filesystem::create_directories(s.out);
     RedisSession redis(redis_url);

@@ -159,8 +159,6 @@ std::string write_counterexample(const SearchSettings& s, const SearchReport& r)
       << "#   at case " << r.first_failure_case << " (" << describe(r.first) << ")\n"
       << "#   shrunk in " << r.shrink_steps << " steps to: " << describe(r.minimal) << "\n"
       << "# replay: semsim scenario " << path << "\n";
-  if (default_mode(s.variant) == TimeMode::paced)
-    out << "# note: " << s.variant << " defaults to paced mode; the search runs it in virtual mode\n";
   std::istringstream lines(ini.str());
   for (std::string line; std::getline(lines, line);) {
     if (line.starts_with("clients-file = ")) line = "clients-file = clients.csv";

@@ -68,6 +68,32 @@ TEST_F(SimulationTest, SameSeedGivesAByteIdenticalHistoryAndAnotherSeedADifferen
   EXPECT_NE(a, slurp(dir("c") + "/history.csv"));
 }
 
+// Variants whose expiry rests on Redis's TTLs run in virtual time on the embedded server too, and
+// replay byte for byte: their keys and locks expire at simulated instants, not wall-clock ones.
+TEST_F(SimulationTest, RedisClockVariantsAreVirtualByDefaultAndReplayByteForByte) {
+  for (const std::string variant : {"ttl-key", "fair-locked"}) {
+    RunOptions o;
+    o.variant = variant;
+    o.clients = 20;
+    o.limit = 3;
+    o.timeout = Micros(200'000);
+    o.lock_timeout = Micros(50'000);
+    o.hold = Distribution::parse("exp:30ms");
+    o.think = Distribution::parse("exp:10ms");
+    o.crash_rate = 0.5;
+    o.duration = Micros(2'000'000);
+    o.seed = 5;
+    o.mode = default_mode(variant);
+    EXPECT_EQ(o.mode, TimeMode::virtual_time) << variant;
+    run(o, "redis_clock_a");
+    run(o, "redis_clock_b");
+    const std::string a = slurp(dir("redis_clock_a") + "/history.csv");
+    EXPECT_GT(a.size(), 10'000u);
+    EXPECT_EQ(a, slurp(dir("redis_clock_b") + "/history.csv")) << variant;
+  }
+  EXPECT_EQ(default_mode("ttl-key", /*embedded_redis=*/false), TimeMode::paced);
+}
+
 TEST_F(SimulationTest, AddingAClientLeavesTheOthersClocksAlone) {
   // Per-client streams: client 3's skew does not depend on how many clients there are.
   RunOptions o = skewed_basic(3);
