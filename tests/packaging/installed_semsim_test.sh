@@ -22,6 +22,10 @@ zcat "$tmp/p/share/man/man1/semsim.1.gz" | grep -q 'semsim check' || fail "the m
 "$bin" scenario steal-10ms.ini --out "$tmp/o" >"$tmp/scenario.log" 2>&1 || { cat "$tmp/scenario.log"; fail "shipped scenario by name"; }
 grep -q "$tmp/p/share/semsim/scenarios/steal-10ms.ini" "$tmp/scenario.log" || fail "the scenario did not come from the installed tree"
 grep -q "^# semsim $(echo "$v" | cut -d' ' -f2-)" "$tmp/o/steal-10ms/basic/run.ini" || fail "run.ini does not carry the version"
+"$bin" run --variant ttl-key --clients 2 --limit 1 --duration 100ms --no-charts --out "$tmp/ttl" >"$tmp/ttl.log" 2>&1 \
+  || { cat "$tmp/ttl.log"; fail "installed semsim cannot run ttl-key"; }
+[ -f "$tmp/p/lib/semsim/libsemsim_clock.so" ] || fail "the clock library is not installed"
+! grep -q "Redis's clock runs on its own" "$tmp/ttl.log" || fail "the installed semsim did not find its clock library"
 "$bin" scenario no-such-scenario.ini >"$tmp/missing.log" 2>&1 && fail "a missing scenario ran"
 [ -x "$tmp/p/share/semsim/examples/ci/semsim-ci.sh" ] || fail "examples/ci/semsim-ci.sh not installed executable"
 
