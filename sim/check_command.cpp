@@ -74,6 +74,8 @@ int check_command(int argc, char** argv) {
     ("out", po::value<std::string>()->default_value("semsim-out/check"), "where counterexample.ini and its CSVs go")
     ("redis", po::value<std::string>(), "run against this Redis instead of an embedded one (see semsim run --help)")
     ("no-preconditions", po::bool_switch(), "search outside the variant's preconditions too")
+    ("server-jumps", po::bool_switch(), "also generate jumps and drift of Redis's own clock (outside the seeds' "
+                                        "preconditions, which assume a monotone server clock)")
     ("allow-delay", po::bool_switch(), "keep the other preconditions but allow network delay (shows the INCR/ZADD race)");
   SearchSettings s;
   std::string redis_url;
@@ -97,6 +99,7 @@ int check_command(int argc, char** argv) {
     if (vm.count("redis")) redis_url = vm["redis"].as<std::string>();
     s.preconditions = !vm["no-preconditions"].as<bool>();
     s.allow_delay = vm["allow-delay"].as<bool>();
+    s.server_jumps = vm["server-jumps"].as<bool>();
     s.progress = isatty(STDERR_FILENO);
     s.reproduce = quote_args(argc, argv);
   } catch (const std::exception& e) {
@@ -111,7 +114,11 @@ int check_command(int argc, char** argv) {
             << "properties: safety" << (props.liveness ? ", liveness" : "") << (props.lease_honesty ? ", lease honesty" : "")
             << "\npreconditions: "
             << (s.preconditions ? preconditions_for(s.variant).text : std::string("none (--no-preconditions)"))
-            << (s.preconditions && s.allow_delay ? " [--allow-delay: network delay allowed]" : "") << "\n";
+            << (s.preconditions && s.allow_delay ? " [--allow-delay: network delay allowed]" : "")
+            << (s.server_jumps ? "\nserver clock: jumps and drift generated (outside the seeds' preconditions, which "
+                                 "assume a monotone server clock)"
+                               : "")
+            << "\n";
   try {
     std::filesystem::create_directories(s.out);
     RedisSession redis(redis_url);

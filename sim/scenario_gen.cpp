@@ -88,7 +88,11 @@ GenCase normalize(GenCase c, const GenSettings& s) {
   c.duration_us = std::max<std::int64_t>(c.duration_us, kMs);
   c.timeout_us = std::max<std::int64_t>(c.timeout_us, kMs);
   c.per_client.resize(c.clients);
-  std::erase_if(c.actions, [&](const GenAction& a) { return a.client < 1 || a.client > c.clients; });
+  std::erase_if(c.actions, [&](const GenAction& a) {
+    if (a.kind == Kind::server_jump) return !s.server_jumps || a.client != 0;
+    return a.client < 1 || a.client > c.clients;
+  });
+  if (!s.server_jumps) c.server_drift_ppm = 0;
   for (auto& a : c.actions) a.at_us = std::clamp<std::int64_t>(a.at_us, 0, c.duration_us - 1);
   std::stable_sort(c.actions.begin(), c.actions.end(), [](auto& a, auto& b) { return a.at_us < b.at_us; });
 
@@ -213,6 +217,14 @@ rc::Gen<GenCase> gen_case(const GenSettings& settings) {
         c.pause_length = *span_ms(1, 300, 200);
         c.crash_rate_per_10s = *rc::gen::inRange(0, 4);
         c.actions = *rc::gen::resize(8, rc::gen::container<std::vector<GenAction>>(gen_action(c.clients, c.duration_us)));
+        if (settings.server_jumps) {  // drawn only then: other searches keep their cases, seed for seed
+          c.server_drift_ppm = *rc::gen::apply([](int m, bool neg) { return std::int64_t(neg ? -m : m); },
+                                               rc::gen::inRange(0, 2001), rc::gen::arbitrary<bool>());
+          const int jumps = *rc::gen::inRange(0, 3);
+          for (int i = 0; i < jumps; ++i)
+            c.actions.push_back({*ms_in(0, static_cast<int>(c.duration_us / kMs) - 1), 0, Kind::server_jump,
+                                 *signed_ms(2000)});
+        }
         return c;
       }),
       [settings](GenCase c) { return normalize(std::move(c), settings); });
@@ -243,6 +255,7 @@ RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_
   o.charts = false;
   o.out = dir;
 
+  o.server_drift_ppm = static_cast<double>(c.server_drift_ppm);
   o.clients_file = (fs::path(dir) / "clients.csv").string();
   std::ofstream clients(o.clients_file);
   clients << "client,skew,drift_ppm,delay_out,delay_in\n";
@@ -257,8 +270,9 @@ RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_
     std::ofstream actions(o.actions_file);
     actions << "at,client,action,arg\n";
     for (const GenAction& a : c.actions) {
-      static constexpr const char* names[] = {"acquire", "release", "refresh", "pause", "crash", "jump"};
-      const bool has_arg = a.kind == Kind::acquire || a.kind == Kind::pause || a.kind == Kind::jump;
+      static constexpr const char* names[] = {"acquire", "release", "refresh", "pause", "crash", "jump", "server_jump"};
+      const bool has_arg = a.kind == Kind::acquire || a.kind == Kind::pause || a.kind == Kind::jump ||
+                           a.kind == Kind::server_jump;
       actions << format_duration(Micros(a.at_us)) << "," << a.client << "," << names[static_cast<int>(a.kind)] << ","
               << (has_arg ? format_duration(Micros(a.arg_us)) : "") << "\n";
     }
@@ -284,6 +298,8 @@ std::string describe(const GenCase& c) {
   if (c.refresh_every_us) out << ", refresh every " << format_duration(Micros(c.refresh_every_us));
   if (c.pause_rate_per_10s) out << ", pauses " << c.pause_rate_per_10s / 10.0 << "/s";
   if (c.crash_rate_per_10s) out << ", crashes " << c.crash_rate_per_10s / 10.0 << "/s";
+  if (const auto n = count(Kind::server_jump)) out << ", " << n << " server clock jumps";
+  if (c.server_drift_ppm) out << ", server drift " << c.server_drift_ppm << " ppm";
   return out.str();
 }
 

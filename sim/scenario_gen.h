@@ -57,7 +57,8 @@ struct GenCase {
   Span pause_length;
   std::uint64_t seed = 1;             // the run's own seed (workload draws)
   std::vector<GenClient> per_client;  // [0] is client 1
-  std::vector<GenAction> actions;     // sorted by at_us
+  std::vector<GenAction> actions;     // sorted by at_us; server_jump actions are on client 0
+  std::int64_t server_drift_ppm = 0;  // Redis's clock (with --server-jumps)
   bool operator==(const GenCase&) const = default;
 
   int scripted_acquires() const;
@@ -77,6 +78,7 @@ struct GenSettings {
   Preconditions pre;                         // all false: search freely
   std::int64_t lock_timeout_us = 10'000'000;  // RunOptions' default
   bool allow_delay = true;                   // false: no network delay at all
+  bool server_jumps = false;  // also jumps and drift of Redis's own clock (outside every promise)
 };
 
 // Clamps a case into its preconditions (and into the generator's ranges); idempotent.

@@ -102,6 +102,37 @@ TEST_F(Search, FairIsFoundToOverAdmitOnceDelayIsAllowed) {
   EXPECT_TRUE(r.replay_failed);
 }
 
+// With Redis's clock in virtual time, lock expiry fires in the search: the planted 1 ms lock
+// lapses under its holder and the INCR/ZADD race it was meant to close opens again.
+TEST_F(Search, ThePlantedShortLockIsFoundInVirtualTime) {
+  SearchSettings s;
+  s.variant = "fair-locked-short-lock";
+  s.cases = 200;
+  s.seed = 1;
+  s.out = dir("short-lock");
+  const SearchReport r = search(s, redis());
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.found);
+  EXPECT_EQ(Violation::safety, r.violation);
+}
+
+// lua is clean inside its preconditions (above); jumps of Redis's own clock, outside them, break
+// its leases, and the search finds that.
+TEST_F(Search, ServerClockJumpsBreakLuasLeases) {
+  SearchSettings s;
+  s.variant = "lua";
+  s.cases = 300;
+  s.seed = 2;
+  s.server_jumps = true;
+  s.out = dir("lua-server-jumps");
+  const SearchReport r = search(s, redis());
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.found);
+  EXPECT_TRUE(r.violation == Violation::safety || r.violation == Violation::lease_honesty) << to_string(r.violation);
+  // A lease-honesty violation has no summary column to expect, so only a safety one replays as failed.
+  if (r.violation == Violation::safety) EXPECT_TRUE(r.replay_failed);
+}
+
 // Through the command line, as a user runs it: check exits 1 and `semsim scenario` on the file
 // it wrote exits 1 too; a clean variant exits 0; bad input exits 2.
 TEST_F(Search, CommandLineExitCodesAndReplay) {
