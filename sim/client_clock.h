@@ -1,5 +1,6 @@
 // A simulated client's own clock: true time plus a constant offset (skew), a linear drift (ppm)
-// and step jumps scheduled at true times. Algorithms read time only through this.
+// and step jumps scheduled at true times. Algorithms read time only through this. Redis's own
+// clock in a simulation is one too (the server's skew, drift and server_jump actions).
 #pragma once
 
 #include <vector>

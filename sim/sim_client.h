@@ -13,7 +13,6 @@
 #include "sim/network.h"
 #include "sim/random.h"
 #include "sim/scheduler.h"
-#include "sim/server_clock.h"
 
 namespace semsim {
 
@@ -33,7 +32,8 @@ class SimClient final : public Client, private Redis {
   std::optional<Micros> server_now() const override {
     return server_clock_ ? server_clock_->read(scheduler_.now()) : scheduler_.now();
   }
-  void set_server_clock(const ServerClock* clock) { server_clock_ = clock; }
+  // Redis's own clock (skew, drift and jumps of the server), read as server_now.
+  void set_server_clock(const ClientClock* clock) { server_clock_ = clock; }
 
   // Faults. A paused client runs nothing until the pause ends (replies wait for it); a crashed
   // one never runs again. Messages already on the wire still arrive.
@@ -63,7 +63,7 @@ class SimClient final : public Client, private Redis {
 
   Scheduler& scheduler_;
   int id_;
-  const ServerClock* server_clock_ = nullptr;
+  const ClientClock* server_clock_ = nullptr;
   ClientClock clock_;
   ClientNetwork network_;
   Rng rng_;

@@ -68,7 +68,8 @@ RunResult Simulation::run() {
     sink_(e);
   });
   const Micros end = o.duration;
-  ServerClock server_clock(o.server_skew, o.server_drift_ppm);
+  // Redis's own clock: true time plus --server-skew, --server-drift and the server_jump actions.
+  ClientClock server_clock(o.server_skew, o.server_drift_ppm);
   if (redis_clock_) {
     if (o.mode == TimeMode::virtual_time) redis_clock_->set(server_clock.read(Micros(0)));
     else redis_clock_->release();
@@ -152,7 +153,7 @@ RunResult Simulation::run() {
       using K = ScriptedAction::Kind;
       switch (a.kind) {
         case K::server_jump:  // Redis's clock: every later request reads it moved
-          server_clock.jump(*a.arg);
+          server_clock.jump(s.scheduler.now(), *a.arg);
           s.recorder.record(0, client.now(), Op::server_jump, Phase::ok, {}, "by_us=" + std::to_string(a.arg->count()));
           break;
         case K::pause: faults.pause(client, *a.arg); break;
