@@ -440,7 +440,9 @@ TEST(SemsimBinary, CtrlCAtStartUpExitsAtOnceWith130) {
   // Killed by the signal before the handler was installed, or exit 130 after: both are 130 to a shell.
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   EXPECT_EQ(code, 130);
-  EXPECT_LT(took, std::chrono::milliseconds(2500));
+  // The bug was a 5 s wait for the server's PING; the bound leaves room for a loaded machine and
+  // a sanitizer build (3 s seen in CI), and still catches it.
+  EXPECT_LT(took, std::chrono::milliseconds(4500));
 }
 
 // Ctrl-C during a run on a server semsim did not start: exit 130, and the run's keys are gone.
