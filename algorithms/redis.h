@@ -40,6 +40,12 @@ struct LinkTimeout : LinkError {
   using LinkError::LinkError;
 };
 
+// The client's connection dropped with the request in flight (a server fault): it may or may not
+// have run. The client reconnects for its next request.
+struct ConnectionLost : LinkError {
+  using LinkError::LinkError;
+};
+
 // Redis answered with an error where the algorithm needed a value (a Lua error, a wrong type).
 struct ReplyError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -42,6 +42,7 @@ struct VariantInfo {
   bool liveness = false;       // the search asserts that a free permit goes to whoever asks
   bool lease_honesty = false;  // ... and that an ok'd lease lasts its timeout
   bool compared = false;       // in `semsim compare`'s default set
+  bool needs_replica = false;  // grants nothing without a replica (--replicas)
   std::unique_ptr<Semaphore> (*make)(SemaphoreConfig) = nullptr;
 };
 

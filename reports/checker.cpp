@@ -183,6 +183,25 @@ void Checker::add(const Event& e) {
       meta_.max_stale = std::max(meta_.max_stale, static_cast<int>(n));
       break;
     }
+    case Op::redis_restart:
+    case Op::failover:
+    case Op::disconnect:
+    case Op::redis_pause: {
+      // detail lost_since_us=X when Redis came back without the writes made from X on: the
+      // permits granted since then (and not yet timed out) vanished under their holders.
+      ++meta_.server_faults;
+      std::optional<std::int64_t> since;
+      try {
+        since = KeyValues::parse(e.detail).get_int("lost_since_us");
+      } catch (const std::invalid_argument& err) {
+        throw HistoryError("seq " + std::to_string(e.seq) + ": " + std::string(to_string(e.op)) + " row: " + err.what());
+      }
+      if (since) {
+        const auto timeout_us = meta_.timeout_ms ? std::optional<std::int64_t>(*meta_.timeout_ms * 1000) : std::nullopt;
+        meta_.lost_permits += holds_.granted_since(*since, t, timeout_us);
+      }
+      break;
+    }
     case Op::pause:  // a paused client still holds: nothing changes
     case Op::resume:
     case Op::jump:  // the offset shows in client_us of later rows

@@ -5,12 +5,18 @@
 namespace semsim {
 
 namespace {
-constexpr std::array<std::string_view, 11> kOps = {"run",   "acquire", "release", "refresh", "crash",      "pause",
-                                                   "resume", "jump",   "sample",  "done",    "server_jump"};
+constexpr std::array<std::string_view, 15> kOps = {"run",    "acquire",   "release",       "refresh",  "crash",
+                                                   "pause",  "resume",    "jump",          "sample",   "done",
+                                                   "server_jump", "redis_restart", "failover", "disconnect",
+                                                   "redis_pause"};
 constexpr std::array<std::string_view, 4> kPhases = {"invoke", "ok", "fail", "info"};
 }  // namespace
 
 std::string_view to_string(Op op) { return kOps[static_cast<int>(op)]; }
+bool is_server_fault(Op op) {
+  return op == Op::redis_restart || op == Op::failover || op == Op::disconnect || op == Op::redis_pause;
+}
+
 std::string_view to_string(Phase phase) { return kPhases[static_cast<int>(phase)]; }
 
 std::optional<Op> op_from_string(std::string_view s) {

@@ -11,7 +11,14 @@ namespace semsim {
 // sample: what Redis held, compared with what clients believed (detail: admitted= believers= stale=).
 // done: the client wants no more permits (its script has no further acquire); it stops waiting.
 // server_jump: Redis's clock jumped (client 0, detail by_us=): a fault, not a client's event.
-enum class Op { run, acquire, release, refresh, crash, pause, resume, jump, sample, done, server_jump };
+// Server faults, on client 0 (reports/DEFINITIONS.md): redis_restart, failover, disconnect and
+// redis_pause; a fault that lost writes says since when in its detail (lost_since_us=).
+enum class Op {
+  run, acquire, release, refresh, crash, pause, resume, jump, sample, done, server_jump,
+  redis_restart, failover, disconnect, redis_pause
+};
+// Whether the op is a fault of Redis itself (the server_faults column counts them).
+bool is_server_fault(Op op);
 enum class Phase { invoke, ok, fail, info };
 
 struct Event {

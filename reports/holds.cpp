@@ -49,6 +49,13 @@ void HoldTracker::end(int client) {
   h.possible = false;
 }
 
+int HoldTracker::granted_since(std::int64_t since_us, std::int64_t now_us, std::optional<std::int64_t> timeout_us) const {
+  return static_cast<int>(std::count_if(certain_.begin(), certain_.end(), [&](int c) {
+    const ClientHold& h = clients_[c];
+    return h.since_us >= since_us && (!timeout_us || h.since_us + *timeout_us > now_us);
+  }));
+}
+
 std::vector<HoldRef> HoldTracker::witness() const {
   std::vector<int> holders = certain_;
   std::size_t n = std::min<std::size_t>(holders.size(), static_cast<std::size_t>(limit_) + 1);

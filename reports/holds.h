@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ class HoldTracker {
   void elapse(std::int64_t from_us, std::int64_t to_us);
 
   int holders() const { return static_cast<int>(certain_.size()); }
+  // Certain holders granted at or after `since_us` whose grant is not older than `timeout_us`
+  // at `now_us` (no timeout: however old): the permits a fault that lost the writes since
+  // `since_us` took from their holders.
+  int granted_since(std::int64_t since_us, std::int64_t now_us, std::optional<std::int64_t> timeout_us) const;
   // Fills the safety fields of `s`; end_us closes an open episode.
   void finish(std::int64_t end_us, Summary& s) const;
 

@@ -103,6 +103,11 @@ struct Summary {
   int max_stale = 0;               // the most stale believers in one sample
   std::int64_t longest_no_grant_us = 0;
 
+  // Faults of Redis itself (redis_restart, failover, disconnect, redis_pause rows), and the
+  // permits they took from clients who went on believing they held them.
+  std::int64_t server_faults = 0;
+  std::int64_t lost_permits = 0;
+
   // Throughput (from the caller or the final run row).
   std::optional<std::int64_t> commands;
   std::optional<double> wall_s;

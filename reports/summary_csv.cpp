@@ -31,7 +31,7 @@ std::string summary_csv_header() {
          "unknown,acquire_unknown,max_possible_holders,possible_over_limit_ms,steals,episodes,"
          "longest_wait_ms,longest_wait_client,skew_success_correlation,skew_success_slope,"
          "liveness_gaps,longest_no_grant_ms,liveness_bound_ms,events,history_ms,status,safety,liveness,"
-         "samples,stale_samples,max_stale";
+         "samples,stale_samples,max_stale,server_faults,lost_permits";
 }
 
 std::string summary_csv_row(const Summary& s) {
@@ -80,6 +80,8 @@ std::string summary_csv_row(const Summary& s) {
   col(std::to_string(s.samples));
   col(std::to_string(s.stale_samples));
   col(std::to_string(s.max_stale));
+  col(std::to_string(s.server_faults));
+  col(std::to_string(s.lost_permits));
   return r;
 }
 
@@ -149,6 +151,11 @@ void print_summary(std::ostream& out, const Summary& s) {
     line("stale_samples", std::to_string(s.stale_samples) + " of " + std::to_string(s.samples),
          "samples where a client believed in a permit Redis no longer counted");
     line("max_stale", std::to_string(s.max_stale));
+  }
+  if (s.server_faults > 0) {
+    out << "REDIS FAULTS\n";
+    line("server_faults", std::to_string(s.server_faults), "restarts, failovers, dropped connections, pauses");
+    line("lost_permits", std::to_string(s.lost_permits), "held permits whose grant Redis lost in a fault");
   }
   out << "THROUGHPUT\n";
   line("commands", na(opt_int(s.commands)));

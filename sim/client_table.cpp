@@ -99,13 +99,19 @@ std::vector<ScriptedAction> read_actions_file(const std::string& path, int clien
       static const std::pair<const char*, K> kinds[] = {{"acquire", K::acquire}, {"release", K::release},
                                                         {"refresh", K::refresh}, {"pause", K::pause},
                                                         {"crash", K::crash},     {"jump", K::jump},
-                                                        {"server_jump", K::server_jump}};
+                                                        {"server_jump", K::server_jump},
+                                                        {"redis_restart", K::redis_restart},
+                                                        {"failover", K::failover},
+                                                        {"disconnect", K::disconnect},
+                                                        {"redis_pause", K::redis_pause}};
       const auto* k = std::find_if(std::begin(kinds), std::end(kinds), [&](auto& p) { return action == p.first; });
-      if (k == std::end(kinds))
-        fail(path, line, "action",
-             "'" + action + "' is not one of acquire, release, refresh, pause, crash, jump, server_jump");
+      if (k == std::end(kinds)) {
+        std::string names;
+        for (const auto& [name, kind] : kinds) names += std::string(names.empty() ? "" : ", ") + name;
+        fail(path, line, "action", "'" + action + "' is not one of " + names);
+      }
       a.kind = k->second;
-      if (a.kind == K::server_jump) {
+      if (a.on_server()) {
         if (client != "0") fail(path, line, "client", "server actions are on client 0 (the server), not " + client);
         a.client = 0;
       } else {
@@ -113,7 +119,8 @@ std::vector<ScriptedAction> read_actions_file(const std::string& path, int clien
       }
       if (!arg.empty()) a.arg = field(path, line, "arg", arg, parse_duration);
       const bool signed_arg = a.kind == K::jump || a.kind == K::server_jump;
-      if ((a.kind == K::pause || signed_arg) && !a.arg) fail(path, line, "arg", action + " needs a duration");
+      const bool needs_arg = a.kind == K::pause || a.kind == K::redis_pause || a.kind == K::failover || signed_arg;
+      if (needs_arg && !a.arg) fail(path, line, "arg", action + " needs a duration");
       if (!signed_arg && a.arg && a.arg->count() < 0) fail(path, line, "arg", "must not be negative");
       actions.push_back(a);
       at = client = action = arg = "";

@@ -24,16 +24,18 @@ struct ClientSpec {
 std::map<int, ClientSpec> read_clients_file(const std::string& path, int clients);
 
 struct ScriptedAction {
-  enum class Kind { acquire, release, refresh, pause, crash, jump, server_jump };
+  enum class Kind { acquire, release, refresh, pause, crash, jump, server_jump, redis_restart, failover, disconnect, redis_pause };
+  // Whether it acts on Redis (client 0) rather than on a client.
+  bool on_server() const { return kind >= Kind::server_jump; }
   Micros at{0};
   int client = 0;
   Kind kind = Kind::acquire;
-  std::optional<Micros> arg;  // acquire: hold; pause: length; jump: signed clock jump
+  std::optional<Micros> arg;  // acquire: hold; pause, redis_pause: length; jump: signed clock jump; failover: lag
   int line = 0;               // where it came from, for messages
 };
 
-// at,client,action,arg — sorted by `at`, ties in file order. Server actions (server_jump) are
-// on client 0.
+// at,client,action,arg — sorted by `at`, ties in file order. Server actions (server_jump and the
+// server faults redis_restart, failover, disconnect, redis_pause) are on client 0.
 std::vector<ScriptedAction> read_actions_file(const std::string& path, int clients);
 
 }  // namespace semsim

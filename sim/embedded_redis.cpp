@@ -10,9 +10,12 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -118,131 +121,268 @@ pid_t start_watchdog(const std::string& dir) {
   ::_exit(0);
 }
 
+// A free loopback TCP port, for replication (Redis replicates over TCP only). The port is free
+// when asked; redis-server binds it a moment later (a clash is a clear start-up error).
+int free_loopback_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw EmbeddedRedisError(std::string("cannot open a socket: ") + std::strerror(errno));
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+  ::close(fd);
+  if (!ok) throw EmbeddedRedisError(std::string("cannot find a free loopback port: ") + std::strerror(errno));
+  return ntohs(address.sin_port);
+}
+
+std::string info_field(RedisLink& link, const std::string& section, const std::string& field) {
+  const Reply r = link.execute({{"INFO", section}}).at(0);
+  const std::string key = field + ":";
+  const auto at = r.text.find(key);
+  if (at == std::string::npos) return {};
+  const auto end = r.text.find_first_of("\r\n", at);
+  return r.text.substr(at + key.size(), end - at - key.size());
+}
+
+Reply must(RedisLink& link, Command command, const std::string& what) {
+  const Reply r = link.execute({std::move(command)}).at(0);
+  if (r.is_error()) throw EmbeddedRedisError(what + ": " + r.text);
+  return r;
+}
+
 }  // namespace
 
-EmbeddedRedis::EmbeddedRedis() {
-  std::string binary = find_on_path("redis-server");
-  if (binary.empty())
+EmbeddedRedis::EmbeddedRedis(ServerSetup setup) : setup_(std::move(setup)) {
+  binary_ = find_on_path("redis-server");
+  if (binary_.empty())
     throw EmbeddedRedisError(
         "redis-server not found on PATH; install it: sudo apt-get install redis-server");
 
   dir_ = make_private_directory();
   watchdog_ = start_watchdog(dir_);
   try {
-    const std::string socket_path = dir_ + "/redis.sock";
-    const std::string log_path = dir_ + "/redis.log";
-    // Everything the child needs is built before fork(): after it, only async-signal-safe calls.
-    std::vector<std::string> args = {binary,         "--port",          "0",
-                                     "--unixsocket", socket_path,       "--unixsocketperm",
-                                     "700",          "--save",          "",
-                                     "--appendonly", "no",              "--dir",
-                                     dir_,           "--daemonize",     "no",
-                                     "--loglevel",   "warning",         "--logfile",
-                                     log_path,
-                                     // A script running this long may be stopped with SCRIPT KILL
-                                     // (--command-timeout): 100 ms, not the default 5 s.
-                                     "--busy-reply-threshold", "100"};
-    // Redis's clock in virtual time (sim/redis_clock.h): the clock library preloaded, its control
-    // page in this private directory, and expiry lazy (DEBUG SET-ACTIVE-EXPIRE 0 below), so that
-    // a key expires exactly when a command touches it, never by a background sweep on the wall clock.
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e)
-      if (!std::string_view(*e).starts_with("LD_PRELOAD=") && !std::string_view(*e).starts_with(SEMSIM_CLOCK_ENV "="))
-        env.emplace_back(*e);
-    if (const fs::path library = clock_library(); !library.empty()) {
-      clock_ = std::make_unique<RedisClock>(fs::path(dir_) / "clock");
-      env.push_back("LD_PRELOAD=" + library.string());
-      env.push_back(std::string(SEMSIM_CLOCK_ENV "=") + clock_->path().string());
-      args.insert(args.end(), {"--enable-debug-command", "local"});
+    // Redis's clock in virtual time (sim/redis_clock.h): one control page for every server.
+    if (!clock_library().empty()) clock_ = std::make_unique<RedisClock>(fs::path(dir_) / "clock");
+    const bool replicated = setup_.replicas > 0;
+    servers_.push_back({"redis", dir_, dir_ + "/redis.sock", replicated ? free_loopback_port() : 0});
+    for (int i = 1; i <= setup_.replicas; ++i) {
+      const std::string name = "replica-" + std::to_string(i);
+      fs::create_directory(fs::path(dir_) / name);
+      servers_.push_back({name, dir_ + "/" + name, dir_ + "/" + name + ".sock", free_loopback_port(), -1, true});
     }
-    std::vector<char*> argv, envp;
-    for (auto& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    for (auto& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    // Early failures (a bad option) go to stderr before the log file is open: send both there.
-    int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (log_fd < 0 || null_fd < 0)
-      throw EmbeddedRedisError("cannot open " + log_path + ": " + std::strerror(errno));
-    const pid_t parent = ::getpid();
-
-    pid_t child = ::fork();
-    if (child == 0) {
-      // Dies with semsim even on SIGKILL; the getppid check closes the race where the parent
-      // died before prctl. (The signal follows the forking *thread*: create this on the main one.)
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (::getppid() != parent) ::_exit(127);
-      // Its own process group: Ctrl-C reaches semsim only, which then stops this server itself.
-      ::setpgid(0, 0);
-      ::signal(SIGINT, SIG_IGN);
-      ::dup2(null_fd, STDIN_FILENO);
-      ::dup2(log_fd, STDOUT_FILENO);
-      ::dup2(log_fd, STDERR_FILENO);
-      ::close_range(3, ~0U, 0);  // no inherited sockets of semsim's (its links to Redis)
-      ::execve(argv[0], argv.data(), envp.data());
-      ::_exit(127);
-    }
-    int fork_errno = errno;
-    ::close(log_fd);
-    ::close(null_fd);
-    if (child < 0)
-      throw EmbeddedRedisError(std::string("cannot fork redis-server: ") + std::strerror(fork_errno));
-    pid_ = child;
-    ::setpgid(child, child);  // also from this side, so it holds whoever runs first
-
-    const RedisTarget unix_target = target();
-    const auto deadline = steady_clock::now() + start_timeout;
-    std::string last_error = "socket never appeared";
-    for (;;) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        throw EmbeddedRedisError(binary + " " + describe_exit(status) +
-                                 " at start; end of " + log_path + ":" + log_tail(log_path));
-      }
-      if (fs::exists(socket_path)) {
-        try {
-          auto link = RedisLink::connect(unix_target, milliseconds(500));
-          if (clock_) {
-            const Reply r = link->execute({{"DEBUG", "SET-ACTIVE-EXPIRE", "0"}}).at(0);
-            if (r.is_error()) throw EmbeddedRedisError("redis-server refused DEBUG SET-ACTIVE-EXPIRE 0: " + r.text);
-          }
-          return;
-        } catch (const LinkError& e) {
-          last_error = e.what();
-        }
-      }
-      if (int signal_number = interrupt_signal())
-        throw Interrupted("interrupted by signal " + std::to_string(signal_number) + " while redis-server started");
-      if (steady_clock::now() > deadline)
-        throw EmbeddedRedisError(binary + " did not answer PING within " +
-                                 std::to_string(start_timeout.count()) + " ms (" + last_error +
-                                 "); end of " + log_path + ":" + log_tail(log_path));
-      nap();
-    }
+    for (Server& server : servers_) start(server);
+    wait_in_sync();
   } catch (...) {
     stop();
     throw;
   }
 }
 
+void EmbeddedRedis::start(Server& server) {
+  const bool primary = &server == &servers_[primary_];
+  const std::string log_path = dir_ + "/" + server.name + ".log";
+  // Everything the child needs is built before fork(): after it, only async-signal-safe calls.
+  std::vector<std::string> args = {binary_, "--port", std::to_string(server.port), "--unixsocket", server.socket,
+                                   "--unixsocketperm", "700", "--save", "", "--dir", server.dir,
+                                   "--daemonize", "no", "--loglevel", "warning", "--logfile", log_path,
+                                   // A script running this long may be stopped with SCRIPT KILL
+                                   // (--command-timeout): 100 ms, not the default 5 s.
+                                   "--busy-reply-threshold", "100"};
+  // Loopback only. A replica's first sync goes through a file: after a diskless one the primary
+  // holds its writes back until the replica's next periodic ACK (up to a second later), and a
+  // WAIT in between would wait for it.
+  if (server.port != 0) args.insert(args.end(), {"--bind", "127.0.0.1", "--repl-diskless-sync", "no"});
+  if (primary && setup_.persistence != Persistence::none)
+    args.insert(args.end(), {"--appendonly", "yes", "--appendfsync",
+                             setup_.persistence == Persistence::aof_always ? "always" : "everysec"});
+  else
+    args.insert(args.end(), {"--appendonly", "no"});
+  if (setup_.maxmemory > 0)
+    args.insert(args.end(), {"--maxmemory", std::to_string(setup_.maxmemory), "--maxmemory-policy", setup_.maxmemory_policy});
+  if (server.following)
+    args.insert(args.end(), {"--replicaof", "127.0.0.1", std::to_string(servers_[primary_].port)});
+  // Redis's clock in virtual time: the clock library preloaded, its control page in the private
+  // directory, and expiry lazy (DEBUG SET-ACTIVE-EXPIRE 0 below), so that a key expires exactly
+  // when a command touches it, never by a background sweep on the wall clock.
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e)
+    if (!std::string_view(*e).starts_with("LD_PRELOAD=") && !std::string_view(*e).starts_with(SEMSIM_CLOCK_ENV "="))
+      env.emplace_back(*e);
+  if (clock_) {
+    env.push_back("LD_PRELOAD=" + clock_library().string());
+    env.push_back(std::string(SEMSIM_CLOCK_ENV "=") + clock_->path().string());
+    args.insert(args.end(), {"--enable-debug-command", "local"});
+  }
+  std::vector<char*> argv, envp;
+  for (auto& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  // Early failures (a bad option) go to stderr before the log file is open: send both there.
+  int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (log_fd < 0 || null_fd < 0)
+    throw EmbeddedRedisError("cannot open " + log_path + ": " + std::strerror(errno));
+  const pid_t parent = ::getpid();
+
+  pid_t child = ::fork();
+  if (child == 0) {
+    // Dies with semsim even on SIGKILL; the getppid check closes the race where the parent
+    // died before prctl. (The signal follows the forking *thread*: create this on the main one.)
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
+    // Its own process group: Ctrl-C reaches semsim only, which then stops this server itself.
+    ::setpgid(0, 0);
+    ::signal(SIGINT, SIG_IGN);
+    ::dup2(null_fd, STDIN_FILENO);
+    ::dup2(log_fd, STDOUT_FILENO);
+    ::dup2(log_fd, STDERR_FILENO);
+    ::close_range(3, ~0U, 0);  // no inherited sockets of semsim's (its links to Redis)
+    ::execve(argv[0], argv.data(), envp.data());
+    ::_exit(127);
+  }
+  int fork_errno = errno;
+  ::close(log_fd);
+  ::close(null_fd);
+  if (child < 0)
+    throw EmbeddedRedisError(std::string("cannot fork redis-server: ") + std::strerror(fork_errno));
+  server.pid = child;
+  ::setpgid(child, child);  // also from this side, so it holds whoever runs first
+
+  const auto deadline = steady_clock::now() + start_timeout;
+  std::string last_error = "socket never appeared";
+  for (;;) {
+    int status = 0;
+    if (::waitpid(server.pid, &status, WNOHANG) == server.pid) {
+      server.pid = -1;
+      throw EmbeddedRedisError(binary_ + " (" + server.name + ") " + describe_exit(status) + " at start; end of " +
+                               log_path + ":" + log_tail(log_path));
+    }
+    if (fs::exists(server.socket)) {
+      try {
+        auto link = RedisLink::connect(target_of(server), milliseconds(500));
+        // A restart with persistence answers LOADING until its data is back.
+        if (link->execute({{"PING"}}).at(0).is_error()) throw LinkError("still loading");
+        if (clock_) must(*link, {"DEBUG", "SET-ACTIVE-EXPIRE", "0"}, "redis-server refused DEBUG SET-ACTIVE-EXPIRE 0");
+        return;
+      } catch (const LinkError& e) {
+        last_error = e.what();
+      }
+    }
+    if (int signal_number = interrupt_signal())
+      throw Interrupted("interrupted by signal " + std::to_string(signal_number) + " while redis-server started");
+    if (steady_clock::now() > deadline)
+      throw EmbeddedRedisError(binary_ + " (" + server.name + ") did not answer PING within " +
+                               std::to_string(start_timeout.count()) + " ms (" + last_error + "); end of " +
+                               log_path + ":" + log_tail(log_path));
+    nap();
+  }
+}
+
+void EmbeddedRedis::wait_in_sync() {
+  // In sync on both sides: each replica's link is up, and the primary counts it online (it
+  // sends a WAIT's GETACK only to those).
+  const std::size_t want = static_cast<std::size_t>(replicas_following());
+  auto primary = RedisLink::connect(target(), milliseconds(500));
+  const auto deadline = steady_clock::now() + start_timeout;
+  for (;;) {
+    const std::string info = primary->execute({{"INFO", "replication"}}).at(0).text;
+    std::size_t online = 0;
+    for (auto at = info.find("state=online"); at != std::string::npos; at = info.find("state=online", at + 1)) ++online;
+    bool links_up = true;
+    for (const Server& replica : servers_)
+      if (replica.following)
+        links_up = links_up && info_field(*RedisLink::connect(target_of(replica), milliseconds(500)), "replication",
+                                          "master_link_status") == "up";
+    if (online == want && links_up) return;
+    if (int signal_number = interrupt_signal())
+      throw Interrupted("interrupted by signal " + std::to_string(signal_number) + " while replicas synchronised");
+    if (steady_clock::now() > deadline)
+      throw EmbeddedRedisError("the replicas did not synchronise with the primary within " +
+                               std::to_string(start_timeout.count()) + " ms (" + std::to_string(online) + " of " +
+                               std::to_string(want) + " online); end of the primary's log:" +
+                               log_tail(dir_ + "/" + servers_[primary_].name + ".log"));
+    nap();
+  }
+}
+
+int EmbeddedRedis::replicas_following() const {
+  return static_cast<int>(std::count_if(servers_.begin(), servers_.end(), [](const Server& s) { return s.following; }));
+}
+
+void EmbeddedRedis::restart_primary() {
+  Server& primary = servers_.at(primary_);
+  kill_server(primary);
+  // Without persistence nothing comes back, not even the snapshot a replica's sync left behind.
+  std::error_code ignored;
+  if (setup_.persistence == Persistence::none) fs::remove(fs::path(primary.dir) / "dump.rdb", ignored);
+  start(primary);
+  wait_in_sync();
+}
+
+void EmbeddedRedis::cut_off_replica() {
+  const auto replica = std::find_if(servers_.begin(), servers_.end(), [](const Server& s) { return s.following; });
+  if (replica == servers_.end()) throw EmbeddedRedisError("no replica follows the primary: nothing to cut off");
+  auto primary = RedisLink::connect(target());
+  auto link = RedisLink::connect(target_of(*replica));
+  // Caught up: it has processed the primary's whole replication stream so far.
+  const long long offset = std::stoll(info_field(*primary, "replication", "master_repl_offset"));
+  const auto caught_up_by = steady_clock::now() + start_timeout;
+  while (std::stoll("0" + info_field(*link, "replication", "slave_repl_offset")) < offset) {
+    if (steady_clock::now() > caught_up_by)
+      throw EmbeddedRedisError(replica->name + " did not catch up with the primary within " +
+                               std::to_string(start_timeout.count()) + " ms");
+    nap();
+  }
+  must(*link, {"REPLICAOF", "NO", "ONE"}, replica->name + ": REPLICAOF NO ONE");
+  replica->following = false;
+  // Once the primary has seen it go, a WAIT there can no longer count it (deterministically).
+  const std::string still = std::to_string(replicas_following());
+  const auto deadline = steady_clock::now() + start_timeout;
+  while (info_field(*primary, "replication", "connected_slaves") != still) {
+    if (steady_clock::now() > deadline) throw EmbeddedRedisError("the primary did not notice " + replica->name + " leave");
+    nap();
+  }
+  cut_off_ = static_cast<std::size_t>(replica - servers_.begin());
+}
+
+void EmbeddedRedis::fail_over() {
+  if (cut_off_ == 0) throw EmbeddedRedisError("no replica was cut off to take over");
+  kill_server(servers_.at(primary_));
+  primary_ = std::exchange(cut_off_, 0);
+  for (Server& replica : servers_) {
+    if (!replica.following) continue;
+    auto link = RedisLink::connect(target_of(replica));
+    must(*link, {"REPLICAOF", "127.0.0.1", std::to_string(servers_[primary_].port)}, replica.name + ": REPLICAOF");
+  }
+  wait_in_sync();
+}
+
 EmbeddedRedis::~EmbeddedRedis() { stop(); }
+
+void EmbeddedRedis::kill_server(Server& server) noexcept {
+  if (server.pid <= 0) return;
+  ::kill(server.pid, SIGKILL);
+  while (::waitpid(server.pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  server.pid = -1;
+  std::error_code ignored;
+  fs::remove(server.socket, ignored);  // so that a restart waits for the new one
+}
 
 void EmbeddedRedis::stop() noexcept {
   if (clock_) clock_->release();  // shut down on the real clock
-  if (pid_ > 0) {
-    ::kill(pid_, SIGTERM);
+  for (Server& server : servers_) {
+    if (server.pid <= 0) continue;
+    ::kill(server.pid, SIGTERM);
     const auto deadline = steady_clock::now() + stop_timeout;
     int status = 0;
     pid_t reaped = 0;
-    while ((reaped = ::waitpid(pid_, &status, WNOHANG)) == 0 && steady_clock::now() < deadline) nap();
-    if (reaped == 0) {
-      ::kill(pid_, SIGKILL);
-      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-      }
-    }
-    pid_ = -1;
+    while ((reaped = ::waitpid(server.pid, &status, WNOHANG)) == 0 && steady_clock::now() < deadline) nap();
+    if (reaped == 0) kill_server(server);
+    server.pid = -1;
   }
   if (!dir_.empty()) {
     std::error_code ignored;
@@ -257,9 +397,9 @@ void EmbeddedRedis::stop() noexcept {
   }
 }
 
-RedisTarget EmbeddedRedis::target() const {
+RedisTarget EmbeddedRedis::target_of(const Server& server) {
   RedisTarget t;
-  t.unix_path = dir_ + "/redis.sock";
+  t.unix_path = server.socket;
   return t;
 }
 

@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -251,11 +252,20 @@ std::unique_ptr<RedisLink> RedisLink::connect(const RedisTarget& target,
 
 void RedisLink::submit(std::vector<Command> commands, Done done) { impl_->submit(commands, done); }
 
-void RedisLink::flush(std::chrono::milliseconds timeout) {
+void RedisLink::flush(std::chrono::milliseconds timeout) { flush(timeout, timeout, {}); }
+
+void RedisLink::flush(std::chrono::milliseconds timeout, std::chrono::milliseconds slow_after,
+                      const std::function<void()>& slow) {
   // Wall clock on purpose: this bounds real I/O, it is not simulated time.
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + timeout;
+  bool slow_called = !slow;
   bool failed = impl_->deliver();
   while (!impl_->in_flight.empty()) {
+    if (!slow_called && std::chrono::steady_clock::now() - start >= slow_after) {
+      slow_called = true;
+      slow();
+    }
     std::string give_up;
     if (interrupt_count() > impl_->tolerated_interrupts)
       give_up = "interrupted by signal " + std::to_string(interrupt_signal());
@@ -269,6 +279,9 @@ void RedisLink::flush(std::chrono::milliseconds timeout) {
       if (timed_out) throw LinkTimeout(impl_->describe_failure());
       throw LinkError(impl_->describe_failure());
     }
+    if (!slow_called)
+      left = std::min(left, std::chrono::ceil<std::chrono::milliseconds>(start + slow_after - std::chrono::steady_clock::now()) +
+                                std::chrono::milliseconds(1));
     impl_->step(static_cast<int>(left.count()));
     failed |= impl_->deliver();
   }

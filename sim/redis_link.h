@@ -34,6 +34,9 @@ class RedisLink {
   // Runs the I/O loop until every submitted request is answered. Throws LinkError on timeout
   // or a dropped connection (pending `done`s get the error too).
   void flush(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  // flush, calling `slow` once if requests are still unanswered after `slow_after` (a blocked
+  // WAIT that nothing will end: the caller unblocks it).
+  void flush(std::chrono::milliseconds timeout, std::chrono::milliseconds slow_after, const std::function<void()>& slow);
   // submit + flush; throws LinkError.
   std::vector<Reply> execute(std::vector<Command> commands,
                              std::chrono::milliseconds timeout = std::chrono::seconds(30));

@@ -21,18 +21,78 @@ std::optional<std::string> password_from_environment() {
 }
 }  // namespace
 
-RedisSession::RedisSession(const std::string& url) {
+RedisSession::RedisSession(const std::string& url, const ServerSetup& setup) {
   if (url.empty()) {
-    embedded_ = std::make_unique<EmbeddedRedis>();
+    embedded_ = std::make_unique<EmbeddedRedis>(setup);
     target_ = embedded_->target();
   } else {
+    if (!setup.is_default())
+      throw std::invalid_argument("--replicas, --persistence and --maxmemory set up the embedded Redis: not with --redis");
     target_ = parse_redis_url(url, password_from_environment());
   }
-  link_ = RedisLink::connect(target_);
+  connect();
   version_ = semsim::server_version(*link_);
 }
 
+void RedisSession::connect() {
+  link_.reset();
+  link_ = RedisLink::connect(target_);
+  if (embedded()) link_id_ = link_->execute({{"CLIENT", "ID"}}).at(0).integer;
+}
+
+void RedisSession::unblock() {
+  if (!embedded()) return;  // a user's server runs on its own clock: its timeouts pass
+  try {
+    auto other = RedisLink::connect(target_, std::chrono::milliseconds(500));
+    other->execute({{"CLIENT", "UNBLOCK", std::to_string(link_id_), "TIMEOUT"}}, std::chrono::milliseconds(500));
+  } catch (const LinkError&) {
+    // Busy in a script, not blocked: --command-timeout deals with that.
+  }
+}
+
 RedisSession::~RedisSession() = default;
+
+void RedisSession::use_setup(const ServerSetup& setup) {
+  if (!embedded()) {
+    if (!setup.is_default())
+      throw std::invalid_argument("--replicas, --persistence and --maxmemory set up the embedded Redis: not with --redis");
+    return;
+  }
+  if (setup == embedded_->setup() && !changed_) return;
+  link_.reset();
+  embedded_.reset();
+  embedded_ = std::make_unique<EmbeddedRedis>(setup);
+  target_ = embedded_->target();
+  connect();
+  changed_ = false;
+}
+
+namespace {
+EmbeddedRedis& embedded_or_throw(const std::unique_ptr<EmbeddedRedis>& embedded) {
+  if (!embedded) throw std::logic_error("server faults need the embedded Redis");
+  return *embedded;
+}
+}  // namespace
+
+void RedisSession::restart() {
+  link_.reset();
+  embedded_or_throw(embedded_).restart_primary();
+  connect();
+}
+
+void RedisSession::cut_off_replica() {
+  embedded_or_throw(embedded_).cut_off_replica();
+  changed_ = true;
+}
+
+void RedisSession::fail_over() {
+  link_.reset();
+  embedded_or_throw(embedded_).fail_over();
+  target_ = embedded_->target();
+  connect();
+}
+
+void RedisSession::reconnect() { connect(); }
 
 std::string RedisSession::describe() const {
   return embedded() ? "embedded redis-server " + version_ : "redis " + version_ + " at " + target_.describe();

@@ -9,16 +9,31 @@
 
 #include "sim/embedded_redis.h"
 #include "sim/redis_link.h"
+#include "sim/server_control.h"
+#include "sim/server_setup.h"
 
 namespace semsim {
 
-class RedisSession {
+class RedisSession final : public ServerControl {
  public:
-  // url "" starts the embedded server. Throws EmbeddedRedisError, LinkError or std::invalid_argument.
-  explicit RedisSession(const std::string& url);
-  ~RedisSession();
+  // url "" starts the embedded server, set up as `setup` says. Throws EmbeddedRedisError,
+  // LinkError or std::invalid_argument (a setup other than the default on a user's server).
+  explicit RedisSession(const std::string& url, const ServerSetup& setup = {});
+  ~RedisSession() override;
 
-  RedisLink& link() { return *link_; }
+  // Before a run: the embedded server set up as the run asks, started afresh if its setup differs
+  // or a fault changed it (a failover). Throws as the constructor does.
+  void use_setup(const ServerSetup& setup);
+
+  RedisLink& link() override { return *link_; }
+  // Server faults (ServerControl): the embedded server only; a user's server throws
+  // std::logic_error (runs refuse server faults there before they start).
+  void restart() override;
+  void cut_off_replica() override;
+  void fail_over() override;
+  void reconnect() override;
+  void unblock() override;
+
   const std::string& server_version() const { return version_; }
   std::string describe() const;  // "embedded redis-server 7.0.15" / "redis 7.2.4 at unix:///..."
   bool embedded() const { return embedded_ != nullptr; }
@@ -38,7 +53,9 @@ class RedisSession {
   RedisTarget target_;
   std::unique_ptr<RedisLink> link_;
   std::string version_;
-  int runs_ = 0;
+  bool changed_ = false;
+  long long link_id_ = 0;  // CLIENT ID of link_ on the embedded server, for unblock()
+  void connect();  // a fault left the topology other than its setup says
 };
 
 }  // namespace semsim

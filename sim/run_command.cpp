@@ -52,7 +52,7 @@ int run_command(int argc, char** argv) {
 
   install_interrupt_handlers();
   try {
-    RedisSession redis(options.redis_url);
+    RedisSession redis(options.redis_url, options.server);
     const RunOutput out = execute_run(options, redis, std::cerr);
     print_summary(std::cout, out.summary);
     if (!out.result.completed) {

@@ -33,6 +33,7 @@ void clean_or_say_what_is_left(RedisSession& redis, const std::string& prefix) {
 }  // namespace
 
 RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostream& log, RunFiles files) {
+  redis.use_setup(options.server);
   const std::string prefix = redis.new_prefix();
   SemaphoreConfig config;
   config.name = prefix + "sem";
@@ -53,12 +54,16 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
     checker.add(e);
   });
   simulation.set_redis_clock(redis.clock());
+  simulation.set_server_control(&redis, redis.embedded());
   if (!redis.clock() && options.mode == TimeMode::virtual_time &&
       (variant_info(options.variant).clock == ClockBasis::redis_ttl || options.server_skew.count() != 0 ||
        options.server_drift_ppm != 0))
     log << "note: Redis's clock runs on its own wall clock here (not the embedded server, or no clock library): "
            "TTLs and lock expiry do not follow virtual time, and --server-skew reaches only server_now\n";
 
+  if (variant_info(options.variant).needs_replica && options.server.replicas == 0)
+    log << "note: " << options.variant << " grants only what a replica confirms, and this run has none (--replicas 0): "
+           "every acquire waits for one in vain and is refused\n";
   if (files.history || files.summary) fs::create_directories(options.out);
   if (files.history) {
     std::ofstream ini(fs::path(options.out) / "run.ini");

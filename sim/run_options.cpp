@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <locale>
+#include <set>
 #include <sstream>
 #include <ostream>
 #include <stdexcept>
@@ -46,6 +47,13 @@ po::options_description run_options_description() {
     ("lock-acquire-timeout", text(format_duration(d.lock_acquire_timeout)), "how long to retry the lock")
     ("server-skew", text(format_duration(d.server_skew)), "Redis's clock offset from true time (signed)")
     ("server-drift", text("0"), "Redis's clock drift in ppm (signed, at most 1e6)")
+    ("replicas", text("0"), "real replicas of the embedded Redis (0..5): what a failover promotes")
+    ("persistence", text("none"), "the embedded primary's persistence: none|aof-everysec|aof-always (what a "
+                                  "redis_restart keeps)")
+    ("maxmemory", text("0"), "the embedded Redis's memory limit in bytes (0: none)")
+    ("maxmemory-policy", text(d.server.maxmemory_policy), "what it evicts at the limit: noeviction, allkeys-lru, "
+                                                         "allkeys-lfu, allkeys-random, volatile-lru, volatile-lfu, "
+                                                         "volatile-random, volatile-ttl")
     ("command-timeout", text(format_duration(d.command_timeout)), "real time Redis has to answer: then the operations in "
                                                                   "flight end as info, a script still running on the "
                                                                   "embedded server is killed, and the run stops")
@@ -182,6 +190,22 @@ RunOptions run_options_from(const po::variables_map& vm, const std::string& base
   o.lock_acquire_timeout = convert("lock-acquire-timeout", get(vm, "lock-acquire-timeout"), parse_nonnegative_duration);
   o.server_skew = convert("server-skew", get(vm, "server-skew"), parse_duration);
   o.server_drift_ppm = convert("server-drift", get(vm, "server-drift"), [](auto& s) { return parse_fraction_signed(s, 1e6); });
+  o.server.replicas = static_cast<int>(convert("replicas", get(vm, "replicas"), [](auto& s) { return parse_integer(s, 0, 5); }));
+  o.server.persistence = convert("persistence", get(vm, "persistence"), [](const std::string& s) {
+    const auto p = persistence_from_string(s);
+    if (!p) throw std::invalid_argument("use none, aof-everysec or aof-always");
+    return *p;
+  });
+  o.server.maxmemory = static_cast<std::uint64_t>(
+      convert("maxmemory", get(vm, "maxmemory"), [](auto& s) { return parse_integer(s, 0, INT64_MAX); }));
+  o.server.maxmemory_policy = convert("maxmemory-policy", get(vm, "maxmemory-policy"), [](const std::string& s) {
+    static const std::set<std::string> policies = {"noeviction",   "allkeys-lru",  "allkeys-lfu",     "allkeys-random",
+                                                   "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl"};
+    if (!policies.count(s)) throw std::invalid_argument("not a Redis maxmemory policy");
+    return s;
+  });
+  if (!o.server.is_default() && vm.count("redis"))
+    throw std::invalid_argument("--replicas, --persistence and --maxmemory set up the embedded Redis: not with --redis");
   o.command_timeout = convert("command-timeout", get(vm, "command-timeout"), [](auto& s) {
     const Micros d = parse_duration(s);
     if (d < Micros(1000)) throw std::invalid_argument("must be at least 1ms");
@@ -235,6 +259,10 @@ void write_run_ini(std::ostream& out, const RunOptions& o) {
       << "command-timeout = " << format_duration(o.command_timeout) << "\n"
       << "server-skew = " << format_duration(o.server_skew) << "\n"
       << "server-drift = " << o.server_drift_ppm << "\n"
+      << "replicas = " << o.server.replicas << "\n"
+      << "persistence = " << to_string(o.server.persistence) << "\n"
+      << "maxmemory = " << o.server.maxmemory << "\n"
+      << "maxmemory-policy = " << o.server.maxmemory_policy << "\n"
       << "seed = " << o.seed << "\n"
       << "mode = " << to_string(o.mode) << "\n";
   if (!o.clients_file.empty()) out << "clients-file = " << std::filesystem::absolute(o.clients_file).string() << "\n";

@@ -13,6 +13,7 @@
 
 #include "sim/distribution.h"
 #include "sim/duration.h"
+#include "sim/server_setup.h"
 
 namespace semsim {
 
@@ -44,6 +45,7 @@ struct RunOptions {
   Micros command_timeout{10'000'000};  // real time Redis has to answer one delivery
   Micros server_skew{0};        // Redis's clock offset from true time
   double server_drift_ppm = 0;  // and its drift
+  ServerSetup server;           // the embedded Redis: replicas, persistence, memory limit
   std::uint64_t seed = 1;
   TimeMode mode = TimeMode::virtual_time;
   bool mode_given = false;  // false: the variant's default mode

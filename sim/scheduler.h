@@ -17,6 +17,9 @@ namespace semsim {
 struct Delivery {
   std::vector<Command> commands;  // run back to back at Redis
   std::function<void(std::vector<Reply>)> done;  // called at the delivery's time with the replies
+  // False once the connection it travelled on has dropped: it never reaches Redis. Empty: always.
+  std::function<bool()> on_the_wire;
+  bool dropped() const { return on_the_wire && !on_the_wire(); }
 };
 
 class Scheduler {

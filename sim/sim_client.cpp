@@ -55,35 +55,66 @@ struct SimClient::Exchange {
   std::vector<Command> commands;
   bool atomic;
   std::vector<Reply> replies;
+  std::string lost;  // why the connection dropped under it
   bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) { client.send(std::move(commands), atomic, &replies, h); }
-  std::vector<Reply> await_resume() { return std::move(replies); }
+  void await_suspend(std::coroutine_handle<> h) { client.send(*this, h); }
+  std::vector<Reply> await_resume() {
+    if (!lost.empty()) throw ConnectionLost(lost);
+    return std::move(replies);
+  }
 };
 
-void SimClient::send(std::vector<Command> commands, bool atomic, std::vector<Reply>* out, std::coroutine_handle<> h) {
+void SimClient::finish(std::uint64_t id) {
+  const auto it = in_flight_.find(id);
+  if (it == in_flight_.end()) return;  // ended already: its connection dropped
+  const std::coroutine_handle<> h = it->second.second;
+  in_flight_.erase(it);
+  wake(h);
+}
+
+void SimClient::drop_connection(const std::string& why) {
+  ++connection_;
+  for (auto& [id, exchange] : std::exchange(in_flight_, {})) {
+    exchange.first->lost = why;
+    wake(exchange.second);
+  }
+}
+
+void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
   const Micros sent = scheduler_.now();
-  if (atomic) {
+  const std::uint64_t id = next_exchange_++;
+  in_flight_.emplace(id, std::make_pair(&exchange, h));
+  const auto on_the_wire = [this, connection = connection_] { return connection == connection_; };
+  std::vector<Reply>* out = &exchange.replies;
+  if (exchange.atomic) {
     // A transaction travels and runs as one unit.
-    scheduler_.deliver_at(network_.outbound(sent), Delivery{std::move(commands), [this, out, h](std::vector<Reply> r) {
-                                                              *out = std::move(r);
-                                                              scheduler_.at(network_.inbound(scheduler_.now()),
-                                                                            [this, h] { wake(h); });
-                                                            }});
+    scheduler_.deliver_at(network_.outbound(sent),
+                          Delivery{std::move(exchange.commands),
+                                   [this, out, id](std::vector<Reply> r) {
+                                     if (!in_flight_.count(id)) return;  // its exchange ended: `out` is gone
+                                     *out = std::move(r);
+                                     scheduler_.at(network_.inbound(scheduler_.now()), [this, id] { finish(id); });
+                                   },
+                                   on_the_wire});
     return;
   }
   // A plain pipeline: each command arrives on its own, so others may run in between; the client
   // continues once the last reply is back (replies come back in order).
-  const std::size_t n = commands.size();
+  const std::size_t n = exchange.commands.size();
   out->assign(n, Reply{});
   auto remaining = std::make_shared<std::size_t>(n);
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<Command> one;
-    one.push_back(std::move(commands[i]));
-    scheduler_.deliver_at(network_.outbound(sent), Delivery{std::move(one), [this, out, h, i, remaining](std::vector<Reply> r) {
-                                                              (*out)[i] = std::move(r.at(0));
-                                                              const Micros back = network_.inbound(scheduler_.now());
-                                                              if (--*remaining == 0) scheduler_.at(back, [this, h] { wake(h); });
-                                                            }});
+    one.push_back(std::move(exchange.commands[i]));
+    scheduler_.deliver_at(network_.outbound(sent),
+                          Delivery{std::move(one),
+                                   [this, out, id, i, remaining](std::vector<Reply> r) {
+                                     if (!in_flight_.count(id)) return;  // its exchange ended: `out` is gone
+                                     (*out)[i] = std::move(r.at(0));
+                                     const Micros back = network_.inbound(scheduler_.now());
+                                     if (--*remaining == 0) scheduler_.at(back, [this, id] { finish(id); });
+                                   },
+                                   on_the_wire});
   }
 }
 
@@ -91,7 +122,7 @@ Task<std::vector<Reply>> SimClient::transaction(std::vector<Command> commands) {
   commands.insert(commands.begin(), Command{"MULTI"});
   commands.push_back(Command{"EXEC"});
   // Awaiters are named locals: g++ 12 mishandles temporaries in a co_await expression.
-  Exchange exchange{*this, std::move(commands), true, {}};
+  Exchange exchange{*this, std::move(commands), true, {}, {}};
   std::vector<Reply> replies = co_await exchange;
   Reply& exec = replies.back();
   if (exec.is_error()) throw ReplyError("EXEC: " + exec.text);
@@ -100,7 +131,7 @@ Task<std::vector<Reply>> SimClient::transaction(std::vector<Command> commands) {
 }
 
 Task<std::vector<Reply>> SimClient::pipeline(std::vector<Command> commands) {
-  Exchange exchange{*this, std::move(commands), false, {}};
+  Exchange exchange{*this, std::move(commands), false, {}, {}};
   co_return co_await exchange;
 }
 

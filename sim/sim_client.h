@@ -5,6 +5,8 @@
 
 #include <coroutine>
 #include <functional>
+#include <map>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -43,6 +45,10 @@ class SimClient final : public Client, private Redis {
   void when_awake(std::function<void()> f);
   void crash() { crashed_ = true; }
   bool crashed() const { return crashed_; }
+  // The connection drops (a server fault): requests not yet at Redis never arrive, replies not
+  // yet back never come, and every request in flight ends now with ConnectionLost (when the
+  // client is awake). The next request goes over a new connection.
+  void drop_connection(const std::string& why);
 
   // Starts a top-level task of this client (its workload, a scripted action); kept until the
   // client dies so that a suspended frame is never freed under a pending event.
@@ -57,7 +63,8 @@ class SimClient final : public Client, private Redis {
   struct Exchange;
   Task<std::vector<Reply>> transaction(std::vector<Command> commands) override;
   Task<std::vector<Reply>> pipeline(std::vector<Command> commands) override;
-  void send(std::vector<Command> commands, bool atomic, std::vector<Reply>* out, std::coroutine_handle<> h);
+  void send(Exchange& exchange, std::coroutine_handle<> h);
+  void finish(std::uint64_t id);
   void wake(std::coroutine_handle<> h);
   static Task<void> guarded(Task<void> task, SimClient& self);
 
@@ -70,6 +77,9 @@ class SimClient final : public Client, private Redis {
   Micros paused_until_{0};
   bool crashed_ = false;
   std::vector<Task<void>> tasks_;
+  std::uint64_t connection_ = 0;  // which connection: one more for every drop
+  std::uint64_t next_exchange_ = 0;
+  std::map<std::uint64_t, std::pair<Exchange*, std::coroutine_handle<>>> in_flight_;  // by send order
   std::function<void(std::exception_ptr)> on_failure_;
 };
 

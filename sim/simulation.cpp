@@ -18,6 +18,9 @@ enum Salt : std::uint64_t { setup = 0, network = 1, behaviour = 2, faults = 3 };
 
 long long ms(Micros d) { return d.count() / 1000; }
 
+// A healthy replica acknowledges a WAIT within microseconds; this leaves room for a loaded machine.
+constexpr std::chrono::milliseconds kBlockedAfter{250};
+
 }  // namespace
 
 std::string run_detail(const RunOptions& o) {
@@ -32,6 +35,8 @@ struct Simulation::State {
   std::unique_ptr<Workload> workload;
   std::vector<std::unique_ptr<SimClient>> clients;  // [0] is the harness (prepare), 1..N simulated
   std::exception_ptr failure;                        // a client task that ended by an exception
+  Micros redis_paused_until{0};                      // redis_pause: Redis answers nothing before
+  std::vector<Delivery> held;                        // arrived during the pause, in arrival order
 
   explicit State(Recorder::Sink sink) : recorder(scheduler, std::move(sink)) {}
 };
@@ -39,23 +44,40 @@ struct Simulation::State {
 Simulation::Simulation(const RunOptions& options, Semaphore& semaphore, RedisLink& link, Recorder::Sink sink)
     : options_(options),
       semaphore_(semaphore),
-      link_(link),
+      link_(&link),
       sink_(std::move(sink)),
       table_(options.clients_file.empty() ? std::map<int, ClientSpec>{}
                                           : read_clients_file(options.clients_file, options.clients)),
       actions_(options.actions_file.empty() ? std::vector<ScriptedAction>{}
                                             : read_actions_file(options.actions_file, options.clients)) {}
 
-void execute_deliveries(std::vector<Delivery> batch, RedisLink& link, Micros timeout) {
+void execute_deliveries(std::vector<Delivery> batch, RedisLink& link, Micros timeout, const std::function<void()>& unblock) {
+  std::erase_if(batch, [](const Delivery& d) { return d.dropped(); });  // lost with their connection
+  if (batch.empty()) return;
   std::vector<std::vector<Reply>> replies(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i)
     link.submit(std::move(batch[i].commands),
                 [&replies, i](std::vector<Reply> r, std::exception_ptr) { replies[i] = std::move(r); });
-  link.flush(std::chrono::ceil<std::chrono::milliseconds>(timeout));
+  link.flush(std::chrono::ceil<std::chrono::milliseconds>(timeout), kBlockedAfter, unblock);
   for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(replies[i]));
 }
 
 Simulation::~Simulation() = default;
+
+void Simulation::check_server_actions() const {
+  int failovers = 0;
+  for (const ScriptedAction& a : actions_) {
+    if (!a.on_server() || a.kind == ScriptedAction::Kind::server_jump) continue;
+    const std::string where = options_.actions_file + ":" + std::to_string(a.line) + ": field 'action': ";
+    if (!control_) throw InputError(where + "server faults need a Redis semsim can act on");
+    const bool processes = a.kind == ScriptedAction::Kind::redis_restart || a.kind == ScriptedAction::Kind::failover;
+    if (processes && !control_processes_)
+      throw InputError(where + "redis_restart and failover act on the embedded Redis's processes: not with --redis");
+    if (a.kind == ScriptedAction::Kind::failover && ++failovers > options_.server.replicas)
+      throw InputError(where + "failover number " + std::to_string(failovers) + " needs --replicas " +
+                       std::to_string(failovers) + " or more (a replica to promote)");
+  }
+}
 
 RunResult Simulation::run() {
   const RunOptions& o = options_;
@@ -74,12 +96,18 @@ RunResult Simulation::run() {
     if (o.mode == TimeMode::virtual_time) redis_clock_->set(server_clock.read(Micros(0)));
     else redis_clock_->release();
   }
-  const std::uint64_t commands_before = link_.commands_sent();
+  // Commands sent over links that faults replaced, and the count the current one started at.
+  std::uint64_t commands_retired_links = 0;
+  std::uint64_t commands_before = link_->commands_sent();
+  check_server_actions();
   Stopwatch wall;
   Pacer pacer;
   Progress progress;
   RunResult result;
 
+  // With Redis's clock standing still between deliveries, a blocked WAIT would wait for ever.
+  std::function<void()> unblock;
+  if (control_ && redis_clock_ && o.mode == TimeMode::virtual_time) unblock = [this] { control_->unblock(); };
   // Runs events until the queue is empty or `until` (exclusive) is reached.
   const auto drive = [&](Micros until) {
     while (!s.scheduler.empty() && s.scheduler.next_time() < until) {
@@ -92,11 +120,18 @@ RunResult Simulation::run() {
         result.max_lag = std::max(result.max_lag, pacer.lag(s.scheduler.next_time()));
       }
       std::vector<Delivery> batch = s.scheduler.next();
-      if (batch.empty()) {
-      } else {
+      if (s.scheduler.now() < s.redis_paused_until) {
+        // Redis does not answer now: what arrives waits, in order, until the pause ends.
+        std::move(batch.begin(), batch.end(), std::back_inserter(s.held));
+        batch.clear();
+      } else if (!s.held.empty()) {
+        batch.insert(batch.begin(), std::make_move_iterator(s.held.begin()), std::make_move_iterator(s.held.end()));
+        s.held.clear();
+      }
+      if (!batch.empty()) {
         // Redis reads the instant the requests arrive, never a later one while it runs them.
         if (redis_clock_ && o.mode == TimeMode::virtual_time) redis_clock_->set(server_clock.read(s.scheduler.now()));
-        execute_deliveries(std::move(batch), link_, options_.command_timeout);  // LinkError: Redis is gone
+        execute_deliveries(std::move(batch), *link_, options_.command_timeout, unblock);  // LinkError: Redis is gone
       }
       if (s.failure) std::rethrow_exception(std::exchange(s.failure, nullptr));
       progress.update(s.scheduler.now(), end, s.scheduler.events_processed(), grants);
@@ -145,16 +180,74 @@ RunResult Simulation::run() {
   if (o.sample_every.count() > 0 && !semaphore_.admission_set().empty())
     s.clients[0]->spawn(s.workload->sample(*s.clients[0], semaphore_.admission_set(), o.sample_every));
 
+  // Server faults act on Redis (through control_), then on every client's connection: each one
+  // drops, and what was in flight ends as `info`. The row comes first, then those outcomes.
+  const auto on_a_new_link = [&](auto fault) {  // the fault replaces the link: count what the old one sent
+    commands_retired_links += link_->commands_sent() - commands_before;
+    link_ = nullptr;
+    fault();
+    link_ = &control_->link();
+    commands_before = link_->commands_sent();
+  };
+  const auto drop_connections = [&](const std::string& why) {
+    for (auto& client : s.clients) client->drop_connection(why);
+  };
+  const auto server_fault = [&](const ScriptedAction& a) {
+    using K = ScriptedAction::Kind;
+    const Micros now = s.scheduler.now();
+    switch (a.kind) {
+      case K::redis_restart: {
+        // A crash (SIGKILL): the acknowledged writes in the AOF survive (the OS has them, even with
+        // everysec); without persistence nothing does.
+        const bool keeps = o.server.persistence != Persistence::none;
+        s.recorder.record(0, now, Op::redis_restart, Phase::ok, {},
+                          "persistence=" + std::string(to_string(o.server.persistence)) + (keeps ? "" : " lost_since_us=0"));
+        on_a_new_link([&] { control_->restart(); });
+        drop_connections("redis restarted");
+        break;
+      }
+      case K::failover:
+        s.recorder.record(0, now, Op::failover, Phase::ok, {},
+                          "lag_us=" + std::to_string(a.arg->count()) +
+                              " lost_since_us=" + std::to_string(std::max(Micros(0), now - *a.arg).count()));
+        on_a_new_link([&] { control_->fail_over(); });
+        drop_connections("failover");
+        break;
+      case K::disconnect:
+        s.recorder.record(0, now, Op::disconnect, Phase::ok, {}, {});
+        on_a_new_link([&] { control_->reconnect(); });
+        drop_connections("connection dropped");
+        break;
+      case K::redis_pause:
+        s.recorder.record(0, now, Op::redis_pause, Phase::ok, {}, "length_us=" + std::to_string(a.arg->count()));
+        s.redis_paused_until = std::max(s.redis_paused_until, now + *a.arg);
+        s.scheduler.at(s.redis_paused_until, [] {});  // the held requests run then, even if nothing else does
+        break;
+      default:
+        break;
+    }
+  };
+  // A failover loses the writes of its last LAG: its replica stops replicating then.
+  for (const ScriptedAction& a : actions)
+    if (a.kind == ScriptedAction::Kind::failover)
+      s.scheduler.at(std::max(Micros(0), a.at - *a.arg), [&] { control_->cut_off_replica(); });
+
   // Scripted actions: faults act on the client itself; operations run as tasks of the client.
   Faults faults(s.scheduler, *s.workload);
   for (const ScriptedAction& a : actions) {
-    s.scheduler.at(a.at, [&s, &faults, &server_clock, a] {
+    s.scheduler.at(a.at, [&s, &faults, &server_clock, &server_fault, a] {
       SimClient& client = *s.clients[a.client];
       using K = ScriptedAction::Kind;
       switch (a.kind) {
         case K::server_jump:  // Redis's clock: every later request reads it moved
           server_clock.jump(s.scheduler.now(), *a.arg);
           s.recorder.record(0, client.now(), Op::server_jump, Phase::ok, {}, "by_us=" + std::to_string(a.arg->count()));
+          break;
+        case K::redis_restart:
+        case K::failover:
+        case K::disconnect:
+        case K::redis_pause:
+          server_fault(a);
           break;
         case K::pause: faults.pause(client, *a.arg); break;
         case K::crash: faults.crash(client); break;
@@ -184,7 +277,7 @@ RunResult Simulation::run() {
     result.completed = true;
     s.scheduler.advance_to(end);
   }
-  result.commands = link_.commands_sent() - commands_before;
+  result.commands = commands_retired_links + link_->commands_sent() - commands_before;
   const std::string counts = "commands=" + std::to_string(result.commands);
   std::string reason = result.stop_reason;  // quoted in the row: no double quote inside
   for (char& c : reason)

@@ -15,6 +15,7 @@
 #include "sim/recorder.h"
 #include "sim/redis_link.h"
 #include "sim/run_options.h"
+#include "sim/server_control.h"
 
 namespace semsim {
 
@@ -40,12 +41,23 @@ class Simulation {
   // Redis's clock, when it can follow virtual time (the embedded server): set before every
   // delivery in virtual mode, left on the real clock in paced mode.
   void set_redis_clock(RedisClock* clock) { redis_clock_ = clock; }
+  // What server faults (actions on client 0) act on; without it a run with one is refused.
+  // Its link replaces the constructor's from then on. `processes`: whether it can restart and
+  // fail over (the embedded server), or only drop connections (a user's server).
+  void set_server_control(ServerControl* control, bool processes) {
+    control_ = control;
+    control_processes_ = processes;
+  }
 
  private:
   struct State;
+  // Server faults in actions.csv that this run cannot apply: InputError naming the line.
+  void check_server_actions() const;
   const RunOptions& options_;
   Semaphore& semaphore_;
-  RedisLink& link_;
+  RedisLink* link_;
+  ServerControl* control_ = nullptr;
+  bool control_processes_ = false;
   Recorder::Sink sink_;
   std::map<int, ClientSpec> table_;
   std::vector<ScriptedAction> actions_;
@@ -54,7 +66,10 @@ class Simulation {
 
 // Runs deliveries that are due at one instant on Redis, pipelined in order, then hands each its
 // replies. Throws LinkError when Redis is gone.
-void execute_deliveries(std::vector<Delivery> batch, RedisLink& link, Micros timeout);
+// `unblock` (if any) is called when Redis has not answered within a quarter of a second: a
+// blocked WAIT whose timeout cannot pass while Redis's clock stands still.
+void execute_deliveries(std::vector<Delivery> batch, RedisLink& link, Micros timeout,
+                        const std::function<void()>& unblock = {});
 
 // The detail of the history's first row: the run's parameters as key=value pairs.
 std::string run_detail(const RunOptions& options);

@@ -48,11 +48,14 @@ Task<std::optional<Grant>> Workload::acquire(SimClient& client) {
   try {
     grant = co_await semaphore_.acquire(client);
   } catch (const ReplyError& e) {
-    error = e.what();
+    error = std::string("error: ") + e.what();
+  } catch (const ConnectionLost& e) {
+    error = std::string("connection lost: ") + e.what();
   }
   if (!error.empty()) {
-    // An error reply mid-protocol (a Lua error, say): what it left in Redis is unknown.
-    outcome(token, client, Op::acquire, Phase::info, {}, "error: " + error);
+    // An error reply mid-protocol (a Lua error, say) or a dropped connection: what it left in
+    // Redis is unknown.
+    outcome(token, client, Op::acquire, Phase::info, {}, error);
     co_return std::nullopt;
   }
   if (!grant) {
@@ -73,10 +76,12 @@ Task<bool> Workload::release(SimClient& client, std::string identifier) {
   try {
     released = co_await semaphore_.release(client, identifier);
   } catch (const ReplyError& e) {
-    error = e.what();
+    error = std::string("error: ") + e.what();
+  } catch (const ConnectionLost& e) {
+    error = std::string("connection lost: ") + e.what();
   }
   if (!error.empty())
-    outcome(token, client, Op::release, Phase::info, identifier, "error: " + error);
+    outcome(token, client, Op::release, Phase::info, identifier, error);
   else
     outcome(token, client, Op::release, released ? Phase::ok : Phase::fail, identifier,
             released ? "" : "permit already gone");
@@ -90,10 +95,12 @@ Task<bool> Workload::refresh(SimClient& client, std::string identifier) {
   try {
     kept = co_await semaphore_.refresh(client, identifier);
   } catch (const ReplyError& e) {
-    error = e.what();
+    error = std::string("error: ") + e.what();
+  } catch (const ConnectionLost& e) {
+    error = std::string("connection lost: ") + e.what();
   }
   if (!error.empty()) {
-    outcome(token, client, Op::refresh, Phase::info, identifier, "error: " + error);
+    outcome(token, client, Op::refresh, Phase::info, identifier, error);
     co_return true;  // unknown: the client goes on believing
   }
   if (!kept && holds(client, identifier)) holding_[client.id()].reset();
@@ -121,7 +128,14 @@ Task<void> Workload::sample(SimClient& harness, std::string admission_set, Micro
     co_await harness.sleep(every);
     if (scheduler_.now() >= options_.duration) co_return;
     Command zrange{"ZRANGE", admission_set, "0", std::to_string(options_.limit - 1)};  // g++ 12: no braces in co_await
-    const Reply r = co_await harness.redis().call(std::move(zrange));
+    Reply r;
+    bool lost = false;
+    try {
+      r = co_await harness.redis().call(std::move(zrange));
+    } catch (const ConnectionLost&) {
+      lost = true;  // a server fault: the next sample reads again
+    }
+    if (lost) continue;
     std::set<std::string> admitted;
     for (const Reply& m : r.elements) admitted.insert(m.text);
     int believers = 0, stale = 0;
