@@ -11,6 +11,7 @@
 #include "reports/charts.h"
 #include "reports/output_file.h"
 #include "reports/timeline.h"
+#include "sim/memory_fill.h"
 #include "sim/version.h"
 
 namespace semsim {
@@ -45,6 +46,9 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
 
   log << "semsim " << version() << ": " << run_detail(options) << "\n"
       << "redis: " << redis.describe() << ", keys under " << prefix << "\n";
+  if (options.fill_memory)
+    log << "filled Redis to its memory limit with " << fill_memory(redis.link(), prefix, options.server.maxmemory)
+        << " keys of 1 KiB\n";
 
   // The simulation reads its input files first: bad input stops the run before any output exists.
   std::unique_ptr<HistoryWriter> history;
@@ -55,6 +59,7 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
   });
   simulation.set_redis_clock(redis.clock());
   simulation.set_server_control(&redis, redis.embedded());
+  simulation.set_key_prefix(prefix);
   if (!redis.clock() && options.mode == TimeMode::virtual_time &&
       (variant_info(options.variant).clock == ClockBasis::redis_ttl || options.server_skew.count() != 0 ||
        options.server_drift_ppm != 0))

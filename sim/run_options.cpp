@@ -54,6 +54,8 @@ po::options_description run_options_description() {
     ("maxmemory-policy", text(d.server.maxmemory_policy), "what it evicts at the limit: noeviction, allkeys-lru, "
                                                          "allkeys-lfu, allkeys-random, volatile-lru, volatile-lfu, "
                                                          "volatile-random, volatile-ttl")
+    ("fill-memory", po::bool_switch(), "before the clients start, fill the embedded Redis up to --maxmemory with "
+                                       "unrelated keys (no TTL) under the run's prefix, so that the run's writes evict")
     ("command-timeout", text(format_duration(d.command_timeout)), "real time Redis has to answer: then the operations in "
                                                                   "flight end as info, a script still running on the "
                                                                   "embedded server is killed, and the run stops")
@@ -204,6 +206,8 @@ RunOptions run_options_from(const po::variables_map& vm, const std::string& base
     if (!policies.count(s)) throw std::invalid_argument("not a Redis maxmemory policy");
     return s;
   });
+  o.fill_memory = vm.count("fill-memory") && vm["fill-memory"].as<bool>();
+  if (o.fill_memory && o.server.maxmemory == 0) throw std::invalid_argument("--fill-memory needs --maxmemory");
   if (!o.server.is_default() && vm.count("redis"))
     throw std::invalid_argument("--replicas, --persistence and --maxmemory set up the embedded Redis: not with --redis");
   o.command_timeout = convert("command-timeout", get(vm, "command-timeout"), [](auto& s) {
@@ -263,6 +267,7 @@ void write_run_ini(std::ostream& out, const RunOptions& o) {
       << "persistence = " << to_string(o.server.persistence) << "\n"
       << "maxmemory = " << o.server.maxmemory << "\n"
       << "maxmemory-policy = " << o.server.maxmemory_policy << "\n"
+      << "fill-memory = " << (o.fill_memory ? "true" : "false") << "\n"
       << "seed = " << o.seed << "\n"
       << "mode = " << to_string(o.mode) << "\n";
   if (!o.clients_file.empty()) out << "clients-file = " << std::filesystem::absolute(o.clients_file).string() << "\n";

@@ -46,6 +46,7 @@ struct RunOptions {
   Micros server_skew{0};        // Redis's clock offset from true time
   double server_drift_ppm = 0;  // and its drift
   ServerSetup server;           // the embedded Redis: replicas, persistence, memory limit
+  bool fill_memory = false;     // fill it to --maxmemory with unrelated keys before the run
   std::uint64_t seed = 1;
   TimeMode mode = TimeMode::virtual_time;
   bool mode_given = false;  // false: the variant's default mode

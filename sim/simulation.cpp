@@ -179,6 +179,7 @@ RunResult Simulation::run() {
     if (!scripted.count(c)) s.clients[c]->spawn(s.workload->loop(*s.clients[c]));
   if (o.sample_every.count() > 0 && !semaphore_.admission_set().empty())
     s.clients[0]->spawn(s.workload->sample(*s.clients[0], semaphore_.admission_set(), o.sample_every));
+  if (o.fill_memory) s.clients[0]->spawn(s.workload->fill(*s.clients[0], key_prefix_));
 
   // Server faults act on Redis (through control_), then on every client's connection: each one
   // drops, and what was in flight ends as `info`. The row comes first, then those outcomes.

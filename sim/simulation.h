@@ -44,6 +44,8 @@ class Simulation {
   // What server faults (actions on client 0) act on; without it a run with one is refused.
   // Its link replaces the constructor's from then on. `processes`: whether it can restart and
   // fail over (the embedded server), or only drop connections (a user's server).
+  // The run's key prefix: where --fill-memory writes its keys.
+  void set_key_prefix(std::string prefix) { key_prefix_ = std::move(prefix); }
   void set_server_control(ServerControl* control, bool processes) {
     control_ = control;
     control_processes_ = processes;
@@ -56,6 +58,7 @@ class Simulation {
   const RunOptions& options_;
   Semaphore& semaphore_;
   RedisLink* link_;
+  std::string key_prefix_;
   ServerControl* control_ = nullptr;
   bool control_processes_ = false;
   Recorder::Sink sink_;

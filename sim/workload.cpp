@@ -150,6 +150,19 @@ Task<void> Workload::sample(SimClient& harness, std::string admission_set, Micro
   }
 }
 
+Task<void> Workload::fill(SimClient& harness, std::string prefix) {
+  const std::string value(1024, 'x');
+  for (std::uint64_t n = 0;; ++n) {
+    co_await harness.sleep(Micros(1000));
+    if (scheduler_.now() >= options_.duration) co_return;
+    Command set{"SET", prefix + "filler:run:" + std::to_string(n), value, "PX", "3600000"};
+    try {
+      co_await harness.redis().call(std::move(set));
+    } catch (const ConnectionLost&) {
+    }
+  }
+}
+
 namespace {
 // At least 1 µs: with zero delays, a refused client that thinks for 0 would retry at the same
 // instant for ever and true time would never move.

@@ -32,6 +32,9 @@ class Workload {
   // Every `every`: reads the first `limit` members of the admission set and records how many
   // believers Redis no longer counts (a `sample` row). Runs as the harness client.
   Task<void> sample(SimClient& harness, std::string admission_set, Micros every);
+  // Every millisecond: writes 1 KiB to a new key <prefix>filler:run:<n> (--fill-memory, TTL 1 h), its
+  // errors (OOM) ignored. Runs as the harness client.
+  Task<void> fill(SimClient& harness, std::string prefix);
 
  private:
   Task<std::optional<Grant>> acquire(SimClient& client);
