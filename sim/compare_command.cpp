@@ -1,5 +1,6 @@
 // semsim compare: runs every variant at every value of one swept parameter (skew, delay or the
-// number of clients), writes one sweep CSV, and draws comparison charts beside it.
+// number of clients), --seeds runs per point, and writes one row per run (compare_PARAM.csv),
+// statistics per point (compare_PARAM_stats.csv) and comparison charts beside them.
 //   skew S:    client clocks offset uniformly in [-S, +S]
 //   delay D:   each message delayed uniformly in [0, D], both directions
 //   clients N: N clients
@@ -12,6 +13,7 @@
 #include "reports/charts.h"
 #include "reports/output_file.h"
 #include "reports/summary_csv.h"
+#include "reports/sweep_stats.h"
 #include "sim/commands.h"
 #include "sim/interrupt.h"
 #include "sim/run_execution.h"
@@ -44,6 +46,42 @@ struct Point {
   std::string label;  // as given
 };
 
+// One run of the sweep: its point, and the options that make it.
+struct PlannedRun {
+  std::string variant;
+  const Point* point;
+  RunOptions options;
+};
+
+// Every variant at every point, `seeds` runs each with seeds base, base + 1, ...: the same seeds
+// at every point, so that points differ by the parameter alone.
+std::vector<PlannedRun> plan_runs(const RunOptions& base, const std::vector<std::string>& variants,
+                                  const std::string& parameter, const std::vector<Point>& points, int seeds) {
+  std::vector<PlannedRun> runs;
+  for (const auto& variant : variants) {
+    for (const Point& p : points) {
+      for (int i = 0; i < seeds; ++i) {
+        RunOptions o = base;
+        o.variant = variant;
+        if (!o.mode_given) o.mode = default_mode(variant);
+        o.charts = false;
+        o.seed = base.seed + static_cast<std::uint64_t>(i);
+        o.out = (fs::path(base.out) / (variant + "-" + parameter + "-" + p.label) / ("seed-" + std::to_string(o.seed)))
+                    .string();
+        if (parameter == "skew") o.skew = Distribution::parse("uniform:-" + p.label + ".." + p.label);
+        if (parameter == "delay") o.delay = Distribution::parse("uniform:0ms.." + p.label);
+        if (parameter == "clients") o.clients = static_cast<int>(p.value);
+        if (p.label == "0" && parameter != "clients") {
+          if (parameter == "skew") o.skew = Distribution::fixed(Micros(0));
+          else o.delay = Distribution::fixed(Micros(0));
+        }
+        runs.push_back({variant, &p, std::move(o)});
+      }
+    }
+  }
+  return runs;
+}
+
 }  // namespace
 
 int compare_command(int argc, char** argv) {
@@ -52,13 +90,16 @@ int compare_command(int argc, char** argv) {
       "variants", po::value<std::string>()->default_value(compared_variants()), "comma-separated variants")(
       "skews", po::value<std::string>(), "sweep the clock skew: clocks offset uniformly in [-S, +S], e.g. 0,1ms,10ms")(
       "delays", po::value<std::string>(), "sweep the network delay: uniform in [0, D] each way, e.g. 0,1ms,5ms")(
-      "clients-sweep", po::value<std::string>(), "sweep the number of clients (1..1000000), e.g. 10,100,1000");
+      "clients-sweep", po::value<std::string>(), "sweep the number of clients (1..1000000), e.g. 10,100,1000")(
+      "seeds", po::value<std::string>()->default_value("5"),
+      "runs per point (1..10000), with seeds --seed, --seed + 1, ...: statistics over them");
   po::options_description all;
   all.add(general).add(run_options_description());
   RunOptions base;
   std::vector<std::string> variants;
   std::string parameter;
   std::vector<Point> points;
+  int seeds = 5;
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
@@ -89,6 +130,15 @@ int compare_command(int argc, char** argv) {
       }
     }
     if (points.empty() || variants.empty()) throw std::invalid_argument("nothing to sweep");
+    const std::string seeds_text = vm["seeds"].as<std::string>();
+    try {
+      seeds = static_cast<int>(parse_integer(seeds_text, 1, 10'000));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("--seeds " + seeds_text + ": " + e.what());
+    }
+    if (base.seed > static_cast<std::uint64_t>(INT64_MAX) - static_cast<std::uint64_t>(seeds - 1))
+      throw std::invalid_argument("--seed " + std::to_string(base.seed) + " with --seeds " + seeds_text +
+                                  ": the last seed would pass " + std::to_string(INT64_MAX));
   } catch (const std::exception& e) {
     std::cerr << "semsim compare: " << e.what() << "\n";
     return kExitBadInput;
@@ -96,41 +146,42 @@ int compare_command(int argc, char** argv) {
 
   install_interrupt_handlers();
   try {
+    const std::vector<PlannedRun> plan = plan_runs(base, variants, parameter, points, seeds);
     RedisSession redis(base.redis_url);
     fs::create_directories(base.out);
+    std::vector<SweepRun> results;
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+      const PlannedRun& r = plan[i];
+      std::ostringstream log;
+      const RunOutput run = execute_run(r.options, redis, log);
+      if (!run.result.completed) {
+        std::cerr << "semsim compare: " << r.variant << " at " << parameter << " " << r.point->label << " seed "
+                  << r.options.seed << " stopped early: " << run.result.stop_reason << "\n";
+        return exit_code_after_error();
+      }
+      std::cout << "[" << i + 1 << "/" << plan.size() << "] " << r.variant << " " << parameter << "=" << r.point->label
+                << " seed " << r.options.seed << ": over_admission " << run.summary.over_admission << ", granted "
+                << run.summary.granted << ", fifo_inversions " << run.summary.fifo_inversions << "\n";
+      results.push_back({r.variant, r.point->value, run.summary});
+    }
+
     const std::string csv_path = (fs::path(base.out) / ("compare_" + parameter + ".csv")).string();
     std::ofstream csv(csv_path);
     csv << sweep_csv_header() << "\n";
-    for (const auto& variant : variants) {
-      for (const Point& p : points) {
-        RunOptions o = base;
-        o.variant = variant;
-        if (!o.mode_given) o.mode = default_mode(variant);
-        o.charts = false;
-        o.out = (fs::path(base.out) / (variant + "-" + parameter + "-" + p.label)).string();
-        if (parameter == "skew") o.skew = Distribution::parse("uniform:-" + p.label + ".." + p.label);
-        if (parameter == "delay") o.delay = Distribution::parse("uniform:0ms.." + p.label);
-        if (parameter == "clients") o.clients = static_cast<int>(p.value);
-        if (p.label == "0" && parameter != "clients") {
-          if (parameter == "skew") o.skew = Distribution::fixed(Micros(0));
-          else o.delay = Distribution::fixed(Micros(0));
-        }
-        std::ostringstream log;
-        const RunOutput run = execute_run(o, redis, log);
-        if (!run.result.completed) {
-          std::cerr << "semsim compare: " << variant << " at " << parameter << " " << p.label
-                    << " stopped early: " << run.result.stop_reason << "\n";
-          return exit_code_after_error();
-        }
-        csv << sweep_csv_row(parameter, p.value, run.summary) << "\n";
-        check_written(csv, csv_path);
-        std::cout << variant << " " << parameter << "=" << p.label << ": over_admission " << run.summary.over_admission
-                  << ", granted " << run.summary.granted << ", fifo_inversions " << run.summary.fifo_inversions << "\n";
-      }
-    }
+    for (const SweepRun& r : results) csv << sweep_csv_row(parameter, r.value, r.summary) << "\n";
+    check_written(csv, csv_path);
     csv.close();
-    if (base.charts) draw_comparison_charts(csv_path, base.out, std::cerr);
-    std::cout << "sweep: " << csv_path << "\n";
+
+    const std::vector<PointStat> stats = sweep_stats(results);
+    const std::string stats_path = (fs::path(base.out) / ("compare_" + parameter + "_stats.csv")).string();
+    std::ofstream stats_csv(stats_path);
+    stats_csv << sweep_stats_csv_header() << "\n";
+    for (const PointStat& s : stats) stats_csv << sweep_stats_csv_row(parameter, s) << "\n";
+    check_written(stats_csv, stats_path);
+    stats_csv.close();
+
+    if (base.charts) draw_comparison_charts(stats, parameter, base.out, std::cerr);
+    std::cout << "sweep: " << csv_path << "\nstatistics: " << stats_path << "\n";
     return kExitOk;
   } catch (const std::exception& e) {
     std::cerr << "semsim compare: " << e.what() << "\n";
