@@ -17,6 +17,7 @@
 #include "sim/commands.h"
 #include "sim/interrupt.h"
 #include "sim/run_execution.h"
+#include "sim/sweep_runner.h"
 
 namespace semsim {
 
@@ -65,6 +66,7 @@ std::vector<PlannedRun> plan_runs(const RunOptions& base, const std::vector<std:
         o.variant = variant;
         if (!o.mode_given) o.mode = default_mode(variant);
         o.charts = false;
+        o.progress = false;
         o.seed = base.seed + static_cast<std::uint64_t>(i);
         o.out = (fs::path(base.out) / (variant + "-" + parameter + "-" + p.label) / ("seed-" + std::to_string(o.seed)))
                     .string();
@@ -92,7 +94,9 @@ int compare_command(int argc, char** argv) {
       "delays", po::value<std::string>(), "sweep the network delay: uniform in [0, D] each way, e.g. 0,1ms,5ms")(
       "clients-sweep", po::value<std::string>(), "sweep the number of clients (1..1000000), e.g. 10,100,1000")(
       "seeds", po::value<std::string>()->default_value("5"),
-      "runs per point (1..10000), with seeds --seed, --seed + 1, ...: statistics over them");
+      "runs per point (1..10000), with seeds --seed, --seed + 1, ...: statistics over them")(
+      "jobs", po::value<std::string>()->default_value(std::to_string(default_jobs())),
+      "runs at a time (1..1024), each on its own Redis; the results do not depend on it (default: the cores)");
   po::options_description all;
   all.add(general).add(run_options_description());
   RunOptions base;
@@ -100,6 +104,7 @@ int compare_command(int argc, char** argv) {
   std::string parameter;
   std::vector<Point> points;
   int seeds = 5;
+  int jobs = 1;
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
@@ -136,6 +141,12 @@ int compare_command(int argc, char** argv) {
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument("--seeds " + seeds_text + ": " + e.what());
     }
+    const std::string jobs_text = vm["jobs"].as<std::string>();
+    try {
+      jobs = static_cast<int>(parse_integer(jobs_text, 1, 1024));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("--jobs " + jobs_text + ": " + e.what());
+    }
     if (base.seed > static_cast<std::uint64_t>(INT64_MAX) - static_cast<std::uint64_t>(seeds - 1))
       throw std::invalid_argument("--seed " + std::to_string(base.seed) + " with --seeds " + seeds_text +
                                   ": the last seed would pass " + std::to_string(INT64_MAX));
@@ -147,23 +158,28 @@ int compare_command(int argc, char** argv) {
   install_interrupt_handlers();
   try {
     const std::vector<PlannedRun> plan = plan_runs(base, variants, parameter, points, seeds);
-    RedisSession redis(base.redis_url);
     fs::create_directories(base.out);
-    std::vector<SweepRun> results;
-    for (std::size_t i = 0; i < plan.size(); ++i) {
-      const PlannedRun& r = plan[i];
-      std::ostringstream log;
-      const RunOutput run = execute_run(r.options, redis, log);
-      if (!run.result.completed) {
-        std::cerr << "semsim compare: " << r.variant << " at " << parameter << " " << r.point->label << " seed "
-                  << r.options.seed << " stopped early: " << run.result.stop_reason << "\n";
+    std::vector<RunOptions> options;
+    for (const PlannedRun& r : plan) options.push_back(r.options);
+    const auto said = [&](std::size_t i) {
+      return plan[i].variant + " " + parameter + "=" + plan[i].point->label + " seed " + std::to_string(plan[i].options.seed);
+    };
+    const auto outputs = run_all(options, jobs, base.redis_url, [&](std::size_t i, const RunOutput& run, std::size_t done,
+                                                                    double seconds_left) {
+      if (!run.result.completed) return;  // said below, once the sweep has stopped
+      std::cout << "[" << done << "/" << plan.size() << "] " << said(i) << ": over_admission " << run.summary.over_admission
+                << ", granted " << run.summary.granted << ", fifo_inversions " << run.summary.fifo_inversions;
+      if (done < plan.size()) std::cout << "; about " << static_cast<long long>(seconds_left + 0.5) << " s left";
+      std::cout << std::endl;
+    });
+    // A run that stopped early (Ctrl-C, Redis failed) stopped the sweep: the runs after it never started.
+    for (std::size_t i = 0; i < plan.size(); ++i)
+      if (outputs[i] && !outputs[i]->result.completed) {
+        std::cerr << "semsim compare: " << said(i) << " stopped early: " << outputs[i]->result.stop_reason << "\n";
         return exit_code_after_error();
       }
-      std::cout << "[" << i + 1 << "/" << plan.size() << "] " << r.variant << " " << parameter << "=" << r.point->label
-                << " seed " << r.options.seed << ": over_admission " << run.summary.over_admission << ", granted "
-                << run.summary.granted << ", fifo_inversions " << run.summary.fifo_inversions << "\n";
-      results.push_back({r.variant, r.point->value, run.summary});
-    }
+    std::vector<SweepRun> results;
+    for (std::size_t i = 0; i < plan.size(); ++i) results.push_back({plan[i].variant, plan[i].point->value, outputs[i]->summary});
 
     const std::string csv_path = (fs::path(base.out) / ("compare_" + parameter + ".csv")).string();
     std::ofstream csv(csv_path);

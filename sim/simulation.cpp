@@ -77,7 +77,7 @@ RunResult Simulation::run() {
   const std::uint64_t commands_before = link_.commands_sent();
   Stopwatch wall;
   Pacer pacer;
-  Progress progress;
+  Progress progress(o.progress);
   RunResult result;
 
   // Runs events until the queue is empty or `until` (exclusive) is reached.
