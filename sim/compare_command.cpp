@@ -13,11 +13,13 @@
 #include "reports/charts.h"
 #include "reports/output_file.h"
 #include "reports/summary_csv.h"
+#include "reports/sweep_report.h"
 #include "reports/sweep_stats.h"
 #include "sim/commands.h"
 #include "sim/interrupt.h"
 #include "sim/run_execution.h"
 #include "sim/sweep_runner.h"
+#include "sim/version.h"
 
 namespace semsim {
 
@@ -31,6 +33,24 @@ std::vector<std::string> split_list(const std::string& s) {
   std::stringstream in(s);
   for (std::string item; std::getline(in, item, ',');)
     if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+// The command as a shell would take it back: "semsim compare" and the arguments, quoted where needed.
+std::string command_line(int argc, char** argv) {
+  std::string out = "semsim compare";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool plain = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789_-+=.,:/@%") == std::string::npos;
+    if (plain) {
+      out += " " + arg;
+      continue;
+    }
+    out += " '";
+    for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += "'";
+  }
   return out;
 }
 
@@ -164,7 +184,7 @@ int compare_command(int argc, char** argv) {
     const auto said = [&](std::size_t i) {
       return plan[i].variant + " " + parameter + "=" + plan[i].point->label + " seed " + std::to_string(plan[i].options.seed);
     };
-    const auto outputs = run_all(options, jobs, base.redis_url, [&](std::size_t i, const RunOutput& run, std::size_t done,
+    const SweepOutputs sweep = run_all(options, jobs, base.redis_url, [&](std::size_t i, const RunOutput& run, std::size_t done,
                                                                     double seconds_left) {
       if (!run.result.completed) return;  // said below, once the sweep has stopped
       std::cout << "[" << done << "/" << plan.size() << "] " << said(i) << ": over_admission " << run.summary.over_admission
@@ -172,6 +192,7 @@ int compare_command(int argc, char** argv) {
       if (done < plan.size()) std::cout << "; about " << static_cast<long long>(seconds_left + 0.5) << " s left";
       std::cout << std::endl;
     });
+    const auto& outputs = sweep.runs;
     // A run that stopped early (Ctrl-C, Redis failed) stopped the sweep: the runs after it never started.
     for (std::size_t i = 0; i < plan.size(); ++i)
       if (outputs[i] && !outputs[i]->result.completed) {
@@ -196,8 +217,21 @@ int compare_command(int argc, char** argv) {
     check_written(stats_csv, stats_path);
     stats_csv.close();
 
-    if (base.charts) draw_comparison_charts(stats, parameter, base.out, std::cerr);
-    std::cout << "sweep: " << csv_path << "\nstatistics: " << stats_path << "\n";
+    const bool charts = base.charts && draw_comparison_charts(stats, parameter, base.out, std::cerr);
+    // The options every run shares: run.ini's lines but for those the sweep varies.
+    std::ostringstream ini;
+    write_run_ini(ini, base);
+    std::string common;
+    std::istringstream lines(ini.str());
+    for (std::string line; std::getline(lines, line);) {
+      const std::string key = line.substr(0, line.find(" ="));
+      if (key == "variant" || key == "seed" || key == parameter || (key == "mode" && !base.mode_given)) continue;
+      common += line + "\n";
+    }
+    const SweepReport report{parameter, command_line(argc, argv), version(), sweep.redis, common, seeds, base.seed, charts, stats};
+    write_sweep_report(base.out, report);
+    std::cout << "sweep: " << csv_path << "\nstatistics: " << stats_path << "\nreport: "
+              << (fs::path(base.out) / "report.html").string() << "\n";
     return kExitOk;
   } catch (const std::exception& e) {
     std::cerr << "semsim compare: " << e.what() << "\n";

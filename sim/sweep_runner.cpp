@@ -15,15 +15,17 @@ namespace semsim {
 
 int default_jobs() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
-std::vector<std::optional<RunOutput>> run_all(const std::vector<RunOptions>& runs, int jobs,
-                                              const std::string& redis_url, const RunDone& on_done) {
-  std::vector<std::optional<RunOutput>> outputs(runs.size());
+SweepOutputs run_all(const std::vector<RunOptions>& runs, int jobs, const std::string& redis_url, const RunDone& on_done) {
+  SweepOutputs result;
+  std::vector<std::optional<RunOutput>>& outputs = result.runs;
+  outputs.resize(runs.size());
   std::vector<std::exception_ptr> failures(runs.size());
   const std::size_t workers = std::min(runs.size(), static_cast<std::size_t>(std::max(1, jobs)));
   // Every server is started here, on the calling thread: an embedded server dies with the thread
   // that started it (PR_SET_PDEATHSIG), and the workers end before this one.
   std::vector<std::unique_ptr<RedisSession>> sessions;
   for (std::size_t w = 0; w < workers; ++w) sessions.push_back(std::make_unique<RedisSession>(redis_url));
+  if (!sessions.empty()) result.redis = sessions.front()->describe();
 
   std::atomic<std::size_t> next{0};
   std::atomic<bool> stop{false};
@@ -55,7 +57,7 @@ std::vector<std::optional<RunOutput>> run_all(const std::vector<RunOptions>& run
   for (std::thread& t : threads) t.join();
   for (const std::exception_ptr& failure : failures)
     if (failure) std::rethrow_exception(failure);
-  return outputs;
+  return result;
 }
 
 }  // namespace semsim

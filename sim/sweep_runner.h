@@ -19,11 +19,15 @@ namespace semsim {
 // of the wall time left (seconds) from the pace so far.
 using RunDone = std::function<void(std::size_t index, const RunOutput& output, std::size_t done, double seconds_left)>;
 
+struct SweepOutputs {
+  std::vector<std::optional<RunOutput>> runs;  // in the order of the runs given
+  std::string redis;                           // the Redis they ran on, described
+};
+
 // Runs every one of `runs` (their `out` folders must differ). After a run that did not complete
 // (interrupted, Redis failed) no further run starts: those are nullopt. An exception from a run
 // (bad input, setup) also stops the sweep and is rethrown here, the earliest run's first.
-std::vector<std::optional<RunOutput>> run_all(const std::vector<RunOptions>& runs, int jobs,
-                                              const std::string& redis_url, const RunDone& on_done);
+SweepOutputs run_all(const std::vector<RunOptions>& runs, int jobs, const std::string& redis_url, const RunDone& on_done);
 
 // The default for --jobs: the number of cores (1 if unknown).
 int default_jobs();

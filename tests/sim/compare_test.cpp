@@ -78,6 +78,9 @@ TEST(Compare, EveryPointHasOneRowPerSeedAndStatisticsPerMetric) {
   EXPECT_EQ(stats.rfind("variant,parameter,value,metric,n,mean,ci95_low,ci95_high,interval\n", 0), 0u);
   EXPECT_NE(stats.find("\nbasic,skew,10.000000,over_admission,3,"), std::string::npos);
   EXPECT_NE(stats.find("\nlua,skew,0.000000,over_admitting,3,0.000000,0.000000,0.561497,wilson\n"), std::string::npos);
+  const std::string report = slurp(out / "report.html");
+  EXPECT_NE(report.find("<pre>semsim compare --variants basic,lua --skews 0,10ms --seeds 3"), std::string::npos);
+  EXPECT_NE(report.find("against embedded redis-server "), std::string::npos);
 }
 
 TEST(Compare, ResultsAreTheSameWhateverTheNumberOfJobs) {
