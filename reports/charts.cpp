@@ -146,7 +146,7 @@ bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream&
   return ok;
 }
 
-bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::string& parameter,
+bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::string& x_label,
                             const std::string& out_dir, std::ostream& warn) {
   fs::create_directories(out_dir);
   Gnuplot g = find_gnuplot(out_dir, warn);
@@ -165,7 +165,7 @@ bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::stri
   for (std::size_t i = 0; i < variants.size(); ++i) {
     files.push_back(in_dir(out_dir, "compare_" + std::to_string(i) + ".dat"));
     std::ofstream out(files.back());
-    out << "# " << variants[i] << ": " << parameter;
+    out << "# " << variants[i] << ": " << x_label;
     for (const SweepMetric& m : metrics) out << ' ' << m.name << " low high";
     out << '\n';
     for (const auto& [value, point] : table[variants[i]]) {
@@ -198,8 +198,8 @@ bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::stri
         y.add(p.mean);
         if (p.ci95) y.add(p.ci95->low), y.add(p.ci95->high);
       }
-    std::string plot = "set title " + gnuplot_quote(m.label + " by " + parameter + " (mean, 95% interval)") +
-                       "\nset xlabel " + gnuplot_quote(parameter == "clients" ? parameter : parameter + " (ms)") +
+    std::string plot = "set title " + gnuplot_quote(m.label + " (mean, 95% interval)") +
+                       "\nset xlabel " + gnuplot_quote(x_label) +
                        "\nset ylabel " + gnuplot_quote(m.label) + "\nset key outside right\nset grid\n" +
                        "set xrange " + x.padded(0.05 * x_span) + "\nset yrange " +
                        (m.kind == MetricKind::share ? "[-0.05:1.05]" : y.padded(0.05 * (y.hi - y.lo))) + "\n";

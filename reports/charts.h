@@ -20,10 +20,10 @@ namespace semsim {
 bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream& warn);
 
 // From a sweep's statistics (reports/sweep_stats.h): for every metric, its mean against the
-// parameter value with the 95% interval as error bars, one line per variant:
+// parameter value (axis `x_label`, e.g. "skew (ms)") with the 95% interval as error bars, one line per variant:
 // compare_METRIC.{svg,png} (compare_over_admission, compare_jain_index, ...), data in
 // compare_N.dat (one file per variant). Equal or single values still get a readable axis.
-bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::string& parameter,
+bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::string& x_label,
                             const std::string& out_dir, std::ostream& warn);
 
 }  // namespace semsim

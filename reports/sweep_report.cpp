@@ -81,7 +81,7 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
       << " run" << (r.seeds == 1 ? "" : "s") << " per point (variant, " << escape_html(r.parameter)
       << "), with seeds " << r.first_seed;
   if (r.seeds > 1) out << " to " << r.first_seed + static_cast<std::uint64_t>(r.seeds - 1);
-  out << " at every point; " << escape_html(r.parameter == "clients" ? "values: clients" : "values in ms")
+  out << " at every point; " << (r.in_ms ? "values in ms" : "values are counts")
       << ". Each cell: the mean over the runs where the metric is defined, [its 95% interval] (Student t; "
          "Wilson for the share of runs over-admitting), and n, the runs counted. Definitions: "
          "reports/DEFINITIONS.md in semsim's source. Data: compare_"

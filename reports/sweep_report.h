@@ -13,7 +13,8 @@
 namespace semsim {
 
 struct SweepReport {
-  std::string parameter;       // skew, delay or clients
+  std::string parameter;       // skew, delay, clients, timeout, ...
+  bool in_ms = true;           // its values are durations in ms (else counts)
   std::string command;         // the command line that reproduces the sweep
   std::string semsim_version;  // as `semsim --version` prints it
   std::string redis;           // "embedded redis-server 7.0.15", ...

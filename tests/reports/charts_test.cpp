@@ -85,7 +85,7 @@ TEST(Charts, ComparisonChartsHaveOneLinePerVariantWithErrorBars) {
   SmallRun r = small_run("compare");
   if (!have_gnuplot(r.dir)) GTEST_SKIP() << "gnuplot not installed";
   std::ostringstream warn;
-  EXPECT_TRUE(draw_comparison_charts(small_sweep(r.summary, 3), "skew", r.dir, warn)) << warn.str();
+  EXPECT_TRUE(draw_comparison_charts(small_sweep(r.summary, 3), "skew (ms)", r.dir, warn)) << warn.str();
   std::string svg = slurp(r.dir + "/compare_over_admission.svg");
   EXPECT_NE(svg.find("basic"), std::string::npos);
   EXPECT_NE(svg.find("fair"), std::string::npos);
@@ -103,7 +103,7 @@ TEST(Charts, EqualValuesAndASinglePointStillGetAReadableAxis) {
   s.granted = 40;
   const std::vector<PointStat> stats = sweep_stats({{"basic", 5, s}, {"basic", 5, s}});
   std::ostringstream warn;
-  EXPECT_TRUE(draw_comparison_charts(stats, "skew", r.dir, warn)) << warn.str();
+  EXPECT_TRUE(draw_comparison_charts(stats, "skew (ms)", r.dir, warn)) << warn.str();
   EXPECT_EQ(warn.str(), "");
   EXPECT_NE(slurp(r.dir + "/compare_fifo_inversions.gp").find("set yrange [-0.05:1]"), std::string::npos);
   EXPECT_NE(slurp(r.dir + "/compare_granted.gp").find("set yrange [36.000000:44.000000]"), std::string::npos);

@@ -38,7 +38,7 @@ Page two_points(const std::string& name) {
     runs.push_back({"basic", 5, s});
     runs.push_back({"lua", 5, Summary{}});
   }
-  p.report = {"skew", "semsim compare --variants basic,lua --skews 5ms", "0.2.0 (commit abc)",
+  p.report = {"skew", true, "semsim compare --variants basic,lua --skews 5ms", "0.2.0 (commit abc)",
               "embedded redis-server 7.0.15", "clients = 10\n", 2, 1, true, sweep_stats(runs)};
   return p;
 }

@@ -100,5 +100,23 @@ TEST(Compare, BadSeedsOrJobsAreBadInputNamingTheOption) {
   }
 }
 
+TEST(Compare, SweepsAnyDurationOrCountOption) {
+  const fs::path out = scratch("timeout");
+  ASSERT_EQ(semsim("compare --variants basic --sweep timeout=50ms,1s --seeds 2 --duration 300ms --no-charts --out " +
+                   out.string()),
+            0);
+  const auto rows = csv_rows(out / "compare_timeout.csv");
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[1][0] + "," + rows[1][1], "timeout,50.000000");
+  EXPECT_EQ(rows[4][0] + "," + rows[4][1], "timeout,1000.000000");
+  EXPECT_NE(slurp(out / "basic-timeout-50ms" / "seed-1" / "run.ini").find("timeout = 50ms"), std::string::npos);
+}
+
+TEST(Compare, OneSweepAtATime) {
+  std::string err;
+  EXPECT_EQ(semsim("compare --skews 0 --sweep limit=2 --out " + scratch("two").string(), &err), 2);
+  EXPECT_NE(err.find("give exactly one of --sweep"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace semsim
