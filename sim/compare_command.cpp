@@ -77,7 +77,7 @@ std::vector<PlannedRun> plan_runs(const RunOptions& base, const std::vector<std:
       for (int i = 0; i < seeds; ++i) {
         RunOptions o = base;
         o.variant = variant;
-        if (!o.mode_given) o.mode = default_mode(variant);
+        if (!o.mode_given) o.mode = default_mode(variant, base.redis_url.empty());
         o.charts = false;
         o.progress = false;
         o.seed = base.seed + static_cast<std::uint64_t>(i);
@@ -105,8 +105,8 @@ int compare_command(int argc, char** argv) {
       "clients-sweep", po::value<std::string>(), "--sweep clients=...: the number of clients, e.g. 10,100,1000")(
       "seeds", po::value<std::string>()->default_value("5"),
       "runs per point (1..10000), with seeds --seed, --seed + 1, ...: statistics over them")(
-      "jobs", po::value<std::string>()->default_value(std::to_string(default_jobs())),
-      "runs at a time (1..1024), each on its own Redis; the results do not depend on it (default: the cores)");
+      "jobs", po::value<std::string>()->default_value(std::to_string(default_jobs()), "the number of cores"),
+      "runs at a time (1..1024), each on its own Redis; the results do not depend on it");
   po::options_description all;
   all.add(general).add(run_options_description());
   RunOptions base;
