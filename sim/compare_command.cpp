@@ -1,6 +1,7 @@
 // semsim compare: runs every variant at every value of one swept parameter (sim/sweep_parameter.h),
 // --seeds runs per point, --jobs at a time, and writes one row per run (compare_PARAM.csv),
 // statistics per point (compare_PARAM_stats.csv), comparison charts and report.html beside them.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -142,6 +143,10 @@ int compare_command(int argc, char** argv) {
         sweep = parse_sweep(name, values, std::string("--") + option + " " + values);
       }
     if (variants.empty()) throw std::invalid_argument("--variants: nothing to compare");
+    for (std::size_t i = 0; i < variants.size(); ++i)
+      if (std::find(variants.begin(), variants.begin() + static_cast<std::ptrdiff_t>(i), variants[i]) !=
+          variants.begin() + static_cast<std::ptrdiff_t>(i))
+        throw std::invalid_argument("--variants: " + variants[i] + " is given twice");
     const std::string seeds_text = vm["seeds"].as<std::string>();
     try {
       seeds = static_cast<int>(parse_integer(seeds_text, 1, 10'000));

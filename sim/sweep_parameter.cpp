@@ -75,7 +75,11 @@ Sweep parse_sweep(const std::string& name, const std::string& values, const std:
   for (std::string item; std::getline(in, item, ',');) {
     if (item.empty()) continue;
     try {
-      sweep.values.push_back(parse_value(*sweep.parameter, item));
+      const SweepValue v = parse_value(*sweep.parameter, item);
+      // Each point has its own runs, folders and row of statistics.
+      for (const SweepValue& before : sweep.values)
+        if (before.x == v.x) throw std::invalid_argument("the same value as '" + before.label + "'");
+      sweep.values.push_back(v);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(as_typed + ": '" + item + "': " + e.what());
     }

@@ -112,6 +112,12 @@ TEST(Compare, SweepsAnyDurationOrCountOption) {
   EXPECT_NE(slurp(out / "basic-timeout-50ms" / "seed-1" / "run.ini").find("timeout = 50ms"), std::string::npos);
 }
 
+TEST(Compare, AVariantGivenTwiceIsBadInput) {
+  std::string err;
+  EXPECT_EQ(semsim("compare --variants basic,lua,basic --skews 0 --out " + scratch("twice").string(), &err), 2);
+  EXPECT_NE(err.find("--variants: basic is given twice"), std::string::npos) << err;
+}
+
 TEST(Compare, OneSweepAtATime) {
   std::string err;
   EXPECT_EQ(semsim("compare --skews 0 --sweep limit=2 --out " + scratch("two").string(), &err), 2);

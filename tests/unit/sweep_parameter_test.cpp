@@ -56,6 +56,10 @@ TEST(SweepParameter, OnlyServerSkewMayBeNegative) {
   EXPECT_EQ(error_of("hold", "-5ms"), "--sweep hold=-5ms: '-5ms': must not be negative");
 }
 
+TEST(SweepParameter, AValueGivenTwiceIsRefused) {
+  EXPECT_EQ(error_of("skew", "5ms,1ms,5000us"), "--sweep skew=5ms,1ms,5000us: '5000us': the same value as '5ms'");
+}
+
 TEST(SweepParameter, UnknownNamesAndEmptyListsSayWhatToWrite) {
   EXPECT_EQ(error_of("think", "1ms"), "--sweep think=1ms: cannot sweep 'think'; one of " + sweep_parameter_names());
   EXPECT_EQ(error_of("hold", ""), "--sweep hold=: no value to sweep");
