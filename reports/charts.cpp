@@ -1,11 +1,7 @@
 #include "reports/charts.h"
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-truncation"  // libfccp's intended strncpy truncation
-#include <libfccp/csv.h>
-#pragma GCC diagnostic pop
-
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,7 +9,6 @@
 #include <vector>
 
 #include "reports/gnuplot.h"
-#include "reports/history_error.h"
 #include "reports/text_format.h"
 
 namespace semsim {
@@ -85,6 +80,27 @@ void write_latency_cdf(const std::string& path, const Summary& s) {
   }
 }
 
+// The extent of some values, as a gnuplot range "[lo:hi]" with room around it.
+struct Range {
+  double lo = 0, hi = 0;
+  bool seen = false;
+  bool empty() const { return !seen; }
+  void add(double v) {
+    lo = seen ? std::min(lo, v) : v;
+    hi = seen ? std::max(hi, v) : v;
+    seen = true;
+  }
+  // `pad` on each side; when all values are equal, a tenth of the value on each side, or
+  // [-0.05:1] when they are all 0. A line at 0 stays visible above the axis.
+  std::string padded(double pad) const {
+    if (!seen) return "[0:1]";
+    const bool flat = hi - lo <= 1e-9 * std::max(1.0, std::abs(lo));  // equal but for rounding
+    if (flat && lo == 0) return "[-0.05:1]";
+    if (flat) pad = std::abs(lo) * 0.1;
+    return "[" + fixed(lo - pad, 6) + ":" + fixed(hi + pad, 6) + "]";
+  }
+};
+
 }  // namespace
 
 bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream& warn) {
@@ -130,66 +146,75 @@ bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream&
   return ok;
 }
 
-bool draw_comparison_charts(const std::string& sweep_csv, const std::string& out_dir,
-                            std::ostream& warn) {
-  struct Point {
-    double value;
-    std::string over_admission, jain_index, fifo_inversions;
-  };
-  std::map<std::string, std::vector<Point>> by_variant;
-  std::string parameter;
-  try {
-    io::CSVReader<6, io::trim_chars<>, io::double_quote_escape<',', '"'>> csv(sweep_csv);
-    csv.read_header(io::ignore_extra_column, "variant", "parameter", "value", "over_admission",
-                    "jain_index", "fifo_inversions");
-    std::string variant, param;
-    double value = 0;
-    char *oa = nullptr, *jain = nullptr, *fifo = nullptr;
-    while (csv.read_row(variant, param, value, oa, jain, fifo)) {
-      parameter = param;
-      by_variant[variant].push_back({value, oa, jain, fifo});
-    }
-  } catch (const io::error::base& e) {
-    throw HistoryError(sweep_csv + ": " + e.what());
-  }
+bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::string& x_label,
+                            const std::string& out_dir, std::ostream& warn) {
   fs::create_directories(out_dir);
   Gnuplot g = find_gnuplot(out_dir, warn);
   if (!g.available) return false;
 
-  // One data file per variant; NaN leaves a gap where a metric is undefined.
-  std::vector<std::pair<std::string, std::string>> files;  // variant, path
-  int n = 0;
-  for (auto& [variant, points] : by_variant) {
-    std::sort(points.begin(), points.end(),
-              [](const Point& a, const Point& b) { return a.value < b.value; });
-    std::string path = in_dir(out_dir, "compare_" + std::to_string(n++) + ".dat");
-    std::ofstream out(path);
-    out << "# " << variant << ": " << parameter << " over_admission jain_index fifo_inversions\n";
-    auto or_nan = [](const std::string& v) { return v.empty() ? std::string("NaN") : v; };
-    for (const Point& p : points)
-      out << fixed(p.value, 6) << ' ' << or_nan(p.over_admission) << ' ' << or_nan(p.jain_index)
-          << ' ' << or_nan(p.fifo_inversions) << '\n';
-    files.emplace_back(variant, path);
+  // Variants in the order of the stats; per variant its points, per point each metric's stat.
+  const std::vector<SweepMetric>& metrics = sweep_metrics();
+  std::vector<std::string> variants;
+  std::map<std::string, std::map<double, std::vector<const PointStat*>>> table;
+  for (const PointStat& p : stats) {
+    if (!table.count(p.variant)) variants.push_back(p.variant);
+    table[p.variant][p.value].push_back(&p);
   }
-  bool ok = true;
-  struct Metric {
-    const char* name;
-    int column;
-    const char* label;
-  };
-  for (Metric m : {Metric{"over_admission", 2, "over-admission (holders above limit)"},
-                   Metric{"jain_index", 3, "Jain's index of grants"},
-                   Metric{"fifo_inversions", 4, "FIFO inversions"}}) {
-    std::string plot = "set title " + gnuplot_quote(std::string(m.label) + " by " + parameter) +
-                       "\nset xlabel " + gnuplot_quote(parameter == "clients" ? parameter : parameter + " (ms)") + "\nset ylabel " +
-                       gnuplot_quote(m.label) + "\nset key outside right\nset grid\nplot ";
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      if (i) plot += ", \\\n  ";
-      plot += gnuplot_quote(files[i].second) + " using 1:" + std::to_string(m.column) +
-              " with linespoints pt 7 title " + gnuplot_quote(files[i].first);
+  // One data file per variant: x, then mean, low, high for each metric (NaN where undefined).
+  std::vector<std::string> files;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    files.push_back(in_dir(out_dir, "compare_" + std::to_string(i) + ".dat"));
+    std::ofstream out(files.back());
+    out << "# " << variants[i] << ": " << x_label;
+    for (const SweepMetric& m : metrics) out << ' ' << m.name << " low high";
+    out << '\n';
+    for (const auto& [value, point] : table[variants[i]]) {
+      out << fixed(value, 6);
+      for (const SweepMetric& m : metrics) {
+        const auto found = std::find_if(point.begin(), point.end(), [&](const PointStat* p) { return p->metric == &m; });
+        if (found == point.end() || (*found)->n == 0) {
+          out << " NaN NaN NaN";
+          continue;
+        }
+        const PointStat& p = **found;
+        const Interval ci = p.ci95.value_or(Interval{p.mean, p.mean});  // one run: the point alone
+        out << ' ' << fixed(p.mean, 6) << ' ' << fixed(ci.low, 6) << ' ' << fixed(ci.high, 6);
+      }
+      out << '\n';
     }
-    if (files.empty()) plot = "set title 'no rows in the sweep'\nplot NaN notitle";
-    ok &= draw(g, out_dir, std::string("compare_") + m.name, plot);
+  }
+
+  // Explicit ranges, so that one value, or equal values, still give a readable axis (and gnuplot
+  // has no "empty range" to warn about).
+  Range x;
+  for (const PointStat& p : stats) x.add(p.value);
+  const double x_span = x.hi > x.lo ? x.hi - x.lo : 1;
+  bool ok = true;
+  for (std::size_t k = 0; k < metrics.size(); ++k) {
+    const SweepMetric& m = metrics[k];
+    Range y;
+    for (const PointStat& p : stats)
+      if (p.metric == &m && p.n > 0) {
+        y.add(p.mean);
+        if (p.ci95) y.add(p.ci95->low), y.add(p.ci95->high);
+      }
+    std::string plot = "set title " + gnuplot_quote(m.label + " (mean, 95% interval)") +
+                       "\nset xlabel " + gnuplot_quote(x_label) +
+                       "\nset ylabel " + gnuplot_quote(m.label) + "\nset key outside right\nset grid\n" +
+                       "set xrange " + x.padded(0.05 * x_span) + "\nset yrange " +
+                       (m.kind == MetricKind::share ? "[-0.05:1.05]" : y.padded(0.05 * (y.hi - y.lo))) + "\n";
+    if (y.empty()) plot += "set label 'undefined in every run' at graph 0.5, 0.5 center\n";
+    plot += "plot ";
+    const std::string column = std::to_string(2 + 3 * k);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      // Variants side by side, a little apart, so that their error bars do not hide each other.
+      const double shift = (static_cast<double>(i) - static_cast<double>(files.size() - 1) / 2) * 0.006 * x_span;
+      if (i) plot += ", \\\n  ";
+      plot += gnuplot_quote(files[i]) + " using ($1+" + fixed(shift, 6) + "):" + column + ":" + std::to_string(3 + 3 * k) +
+              ":" + std::to_string(4 + 3 * k) + " with yerrorlines pt 7 title " + gnuplot_quote(variants[i]);
+    }
+    if (files.empty()) plot += "NaN notitle";
+    ok &= draw(g, out_dir, "compare_" + m.name, plot);
   }
   if (!ok) warn << "warning: gnuplot failed on a comparison chart in " << out_dir << " (its messages: *.gp.log there)\n";
   return ok;

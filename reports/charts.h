@@ -7,8 +7,10 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "reports/summary.h"
+#include "reports/sweep_stats.h"
 
 namespace semsim {
 
@@ -17,11 +19,11 @@ namespace semsim {
 // latency.{svg,png}: cumulative distribution of acquire latency.
 bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream& warn);
 
-// From a sweep CSV (sweep_csv_header(): parameter,value,<summary columns>): over_admission,
-// jain_index and fifo_inversions against the parameter value, one line per variant.
-// compare_over_admission / compare_jain_index / compare_fifo_inversions .{svg,png}.
-// Throws HistoryError on a malformed sweep file.
-bool draw_comparison_charts(const std::string& sweep_csv, const std::string& out_dir,
-                            std::ostream& warn);
+// From a sweep's statistics (reports/sweep_stats.h): for every metric, its mean against the
+// parameter value (axis `x_label`, e.g. "skew (ms)") with the 95% interval as error bars, one line per variant:
+// compare_METRIC.{svg,png} (compare_over_admission, compare_jain_index, ...), data in
+// compare_N.dat (one file per variant). Equal or single values still get a readable axis.
+bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::string& x_label,
+                            const std::string& out_dir, std::ostream& warn);
 
 }  // namespace semsim

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "reports/sweep_metrics.h"
 #include "reports/text_format.h"
 
 namespace semsim {
@@ -92,10 +93,16 @@ void write_summary_csv(const std::string& path, const Summary& s) {
   if (!out.flush()) throw std::runtime_error("cannot write " + path);
 }
 
-std::string sweep_csv_header() { return "parameter,value," + summary_csv_header(); }
+std::string sweep_csv_header() {
+  std::string h = "parameter,value," + summary_csv_header();
+  for (const SweepMetric* m : derived_sweep_metrics()) h += "," + m->name;
+  return h;
+}
 
 std::string sweep_csv_row(std::string_view parameter, double value, const Summary& s) {
-  return csv_field(parameter) + "," + fixed(value, 6) + "," + summary_csv_row(s);
+  std::string r = csv_field(parameter) + "," + fixed(value, 6) + "," + summary_csv_row(s);
+  for (const SweepMetric* m : derived_sweep_metrics()) r += "," + format_metric(*m, s);
+  return r;
 }
 
 void print_summary(std::ostream& out, const Summary& s) {

@@ -16,7 +16,8 @@ std::string summary_csv_row(const Summary& s);
 // Writes header + row (truncating `path`). Throws std::runtime_error if it cannot.
 void write_summary_csv(const std::string& path, const Summary& s);
 
-// A sweep (semsim compare): header "parameter,value," + the summary header; one row per run.
+// A sweep (semsim compare): header "parameter,value," + the summary header + the derived
+// metrics of reports/sweep_metrics.h (over_admitting, ...); one row per run.
 std::string sweep_csv_header();
 std::string sweep_csv_row(std::string_view parameter, double value, const Summary& s);
 

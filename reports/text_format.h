@@ -19,6 +19,9 @@ void append_csv_field(std::string& out, std::string_view s);
 std::string fixed(double value, int decimals);
 std::string fixed(const std::optional<double>& value, int decimals);
 
+// Text for HTML: <, >, & and " as entities.
+std::string escape_html(std::string_view s);
+
 // Microseconds as milliseconds with three decimals: exact, since 1 us = 0.001 ms.
 std::string us_as_ms(std::int64_t us);
 

@@ -14,7 +14,8 @@ commands:
   run        one run of one variant: history.csv, summary.csv, run.ini and charts under --out
   scenario   run scenario files and compare with their expectations
   check      property-based search (RapidCheck) for invariant violations, shrunk to a scenario
-  compare    sweep variants x a parameter (skew, delay, clients): one CSV and comparison charts
+  compare    sweep variants x a parameter (skew, delay, clients, timeout, ...), several seeds each:
+             runs, statistics, charts and report.html
   analyze    re-check a recorded history.csv and print/write its summary
 
 exit codes: 0 ran / all met / no violation; 1 an expectation failed or a safety violation was found;

@@ -55,6 +55,7 @@ struct RunOptions {
   std::string redis_url;     // empty: the embedded server
   std::string out = "semsim-out";
   bool charts = true;
+  bool progress = true;  // the run's own progress line on a terminal (off in sweeps, which show theirs)
 };
 
 // The options of `semsim run` (and of scenario files). Values are kept as strings so that one

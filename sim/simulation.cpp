@@ -102,7 +102,7 @@ RunResult Simulation::run() {
   check_server_actions();
   Stopwatch wall;
   Pacer pacer;
-  Progress progress;
+  Progress progress(o.progress);
   RunResult result;
 
   // With Redis's clock standing still between deliveries, a blocked WAIT would wait for ever.

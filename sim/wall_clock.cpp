@@ -8,7 +8,7 @@ namespace semsim {
 
 void Pacer::std_sleep(std::chrono::steady_clock::duration d) { std::this_thread::sleep_for(d); }
 
-Progress::Progress() : enabled_(isatty(STDERR_FILENO) == 1) {}
+Progress::Progress(bool wanted) : enabled_(wanted && isatty(STDERR_FILENO) == 1) {}
 
 Progress::~Progress() {
   if (shown_) std::fputs("\n", stderr);

@@ -50,10 +50,11 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_;
 };
 
-// One progress line on stderr, rewritten at most every 200 ms, and only on a terminal.
+// One progress line on stderr, rewritten at most every 200 ms, and only on a terminal (and when
+// `wanted`: runs in parallel would overwrite each other's).
 class Progress {
  public:
-  Progress();
+  explicit Progress(bool wanted = true);
   ~Progress();
   void update(Micros now, Micros end, std::uint64_t events, std::uint64_t grants);
 

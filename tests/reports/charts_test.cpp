@@ -9,6 +9,7 @@
 
 #include "reports/analysis.h"
 #include "reports/gnuplot.h"
+#include "reports/sweep_stats.h"
 #include "reports/synthetic_history.h"
 
 namespace semsim {
@@ -65,28 +66,48 @@ TEST(Charts, RunChartsAreWrittenAsSvgAndPng) {
   EXPECT_NE(slurp(r.dir + "/holders.svg").find("<svg"), std::string::npos);
 }
 
-TEST(Charts, ComparisonChartsHaveOneLinePerVariant) {
+// A sweep of two variants over three skews, `seeds` runs per point, over-admission = skew / 10 + seed % 2.
+std::vector<PointStat> small_sweep(const Summary& base, int seeds) {
+  std::vector<SweepRun> runs;
+  for (const char* variant : {"basic", "fair"})
+    for (double skew : {0.0, 10.0, 20.0})
+      for (int seed = 0; seed < seeds; ++seed) {
+        Summary s = base;
+        s.variant = variant;
+        s.seed = static_cast<std::uint64_t>(seed);
+        s.over_admission = static_cast<int>(skew / 10) + seed % 2;
+        runs.push_back({variant, skew, s});
+      }
+  return sweep_stats(runs);
+}
+
+TEST(Charts, ComparisonChartsHaveOneLinePerVariantWithErrorBars) {
   SmallRun r = small_run("compare");
   if (!have_gnuplot(r.dir)) GTEST_SKIP() << "gnuplot not installed";
-  std::string sweep = r.dir + "/sweep.csv";
-  {
-    std::ofstream out(sweep);
-    out << sweep_csv_header() << '\n';
-    for (const char* variant : {"basic", "fair"})
-      for (double skew : {0.0, 10.0, 20.0}) {
-        Summary s = r.summary;
-        s.variant = variant;
-        s.over_admission = static_cast<int>(skew / 10);
-        out << sweep_csv_row("skew_ms", skew, s) << '\n';
-      }
-  }
   std::ostringstream warn;
-  EXPECT_TRUE(draw_comparison_charts(sweep, r.dir, warn)) << warn.str();
+  EXPECT_TRUE(draw_comparison_charts(small_sweep(r.summary, 3), "skew (ms)", r.dir, warn)) << warn.str();
   std::string svg = slurp(r.dir + "/compare_over_admission.svg");
   EXPECT_NE(svg.find("basic"), std::string::npos);
   EXPECT_NE(svg.find("fair"), std::string::npos);
+  EXPECT_NE(slurp(r.dir + "/compare_over_admission.gp").find("with yerrorlines"), std::string::npos);
   EXPECT_TRUE(fs::exists(r.dir + "/compare_jain_index.png"));
   EXPECT_TRUE(fs::exists(r.dir + "/compare_fifo_inversions.png"));
+  EXPECT_TRUE(fs::exists(r.dir + "/compare_over_admitting.svg"));
+}
+
+TEST(Charts, EqualValuesAndASinglePointStillGetAReadableAxis) {
+  SmallRun r = small_run("compare_flat");
+  if (!have_gnuplot(r.dir)) GTEST_SKIP() << "gnuplot not installed";
+  Summary s = r.summary;
+  s.fifo_inversions = 0;
+  s.granted = 40;
+  const std::vector<PointStat> stats = sweep_stats({{"basic", 5, s}, {"basic", 5, s}});
+  std::ostringstream warn;
+  EXPECT_TRUE(draw_comparison_charts(stats, "skew (ms)", r.dir, warn)) << warn.str();
+  EXPECT_EQ(warn.str(), "");
+  EXPECT_NE(slurp(r.dir + "/compare_fifo_inversions.gp").find("set yrange [-0.05:1]"), std::string::npos);
+  EXPECT_NE(slurp(r.dir + "/compare_granted.gp").find("set yrange [36.000000:44.000000]"), std::string::npos);
+  EXPECT_NE(slurp(r.dir + "/compare_granted.gp").find("set xrange [4.500000:5.500000]"), std::string::npos);
 }
 
 TEST(Charts, MissingGnuplotIsOneWarningLineNotAnError) {
