@@ -76,9 +76,21 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
            us_as_ms(b) + ") ms";
   };
 
+  // Faults of Redis itself (client 0): a line across every row, with what happened.
+  struct ServerMark {
+    int x;
+    std::string what;
+  };
+  std::vector<ServerMark> server_marks;
+
   HistoryReader reader(history_path);
   Event e;
   while (reader.next(e)) {
+    if (is_server_fault(e.op) || e.op == Op::server_jump) {
+      server_marks.push_back({x_of(e.true_us), std::string(to_string(e.op)) + " at " + us_as_ms(e.true_us) + " ms" +
+                                                   (e.detail.empty() ? "" : " (" + e.detail + ")")});
+      continue;
+    }
     auto it = rows.find(e.client);
     if (e.op == Op::run || it == rows.end()) continue;
     Row& r = it->second;
@@ -157,6 +169,7 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
       << "<span style=\"background:#9bb5e0;outline:1px dashed #3b6fc4\"></span>may hold (info)"
       << "<span style=\"background:#bbb\"></span>paused"
       << "<span style=\"background:#000\"></span>crash"
+      << "<span style=\"background:#d2691e\"></span>Redis fault"
       << "<span style=\"background:#f4a0a0\"></span>more than limit holders</p>\n";
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kLabelWidth + kPlotWidth + 10
       << "\" height=\"" << height << "\">\n";
@@ -203,6 +216,9 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
           << "\" fill=\"#000\"><title>client " << id << " crashed</title></rect>\n";
     y += kRowHeight;
   }
+  for (const ServerMark& m : server_marks)
+    out << "<rect x=\"" << m.x - 1 << "\" y=\"" << kTop - 6 << "\" width=\"3\" height=\"" << rows_bottom - kTop + 12
+        << "\" fill=\"#d2691e\"><title>Redis: " << escape_html(m.what) << "</title></rect>\n";
   out << "</svg>\n</body></html>\n";
   check_written(out, html_path);
 }

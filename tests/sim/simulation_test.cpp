@@ -504,3 +504,46 @@ TEST(SemsimBinary, AScriptThatNeverReturnsEndsAsInfoAfterTheCommandTimeout) {
 
 }  // namespace
 }  // namespace semsim
+
+namespace semsim {
+namespace {
+
+// Server faults in virtual mode are part of the deterministic world: the same seed and actions
+// give the same history, byte for byte, with a restart, a failover and a dropped connection in it.
+TEST(SemsimBinary, ServerFaultRunsAreRepeatableByteForByte) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "sim_server_faults";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "actions.csv") << "at,client,action,arg\n200ms,0,redis_restart,\n400ms,0,disconnect,\n"
+                                        "600ms,0,failover,50ms\n700ms,0,redis_pause,30ms\n";
+  const std::string args = "run --variant lua --clients 20 --limit 3 --delay uniform:0ms..2ms --hold exp:20ms --think exp:5ms "
+                           "--duration 1s --replicas 1 --persistence aof-everysec --no-charts --seed 11 --actions-file " +
+                           (dir / "actions.csv").string();
+  for (const char* run : {"a", "b"}) ASSERT_EQ(run_semsim(args + " --out " + (dir / run).string()).first, 0) << run;
+  const auto slurp = [](const fs::path& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string a = slurp(dir / "a" / "history.csv"), b = slurp(dir / "b" / "history.csv");
+  EXPECT_EQ(a, b);
+  for (const char* op : {",redis_restart,ok,", ",disconnect,ok,", ",failover,ok,", ",redis_pause,ok,"})
+    EXPECT_NE(a.find(op), std::string::npos) << op;
+  EXPECT_NE(a.find("connection lost: "), std::string::npos);  // something was in flight at a fault
+}
+
+TEST(SemsimBinary, ServerFaultsARunCannotApplyAreInputErrorsNamingTheLine) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "sim_server_fault_errors";
+  fs::create_directories(dir);
+  std::ofstream(dir / "failover.csv") << "at,client,action,arg\n100ms,0,failover,10ms\n";
+  const auto [code, err] = run_semsim("run --variant lua --duration 1s --no-charts --out " + (dir / "out").string() +
+                                      " --actions-file " + (dir / "failover.csv").string());
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(err.find("failover.csv:2: field 'action': failover number 1 needs --replicas 1"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(dir / "out" / "summary.csv"));
+  const auto [code2, err2] = run_semsim("run --redis unix:///nonexistent.sock --replicas 1 --no-charts");
+  EXPECT_EQ(code2, 2);
+  EXPECT_NE(err2.find("not with --redis"), std::string::npos) << err2;
+}
+
+}  // namespace
+}  // namespace semsim

@@ -81,3 +81,44 @@ TEST(ClientsFile, ANegativeDelayIsAnError) {
 
 }  // namespace
 }  // namespace semsim
+
+namespace semsim {
+namespace {
+
+TEST(ActionsFile, ServerFaultsAreActionsOfClientZero) {
+  const auto path = write_temp("server_faults.csv",
+                               "at,client,action,arg\n0ms,0,redis_restart,\n1ms,0,failover,250ms\n"
+                               "2ms,0,disconnect,\n3ms,0,redis_pause,500ms\n");
+  const auto actions = read_actions_file(path, 2);
+  ASSERT_EQ(actions.size(), 4u);
+  using K = ScriptedAction::Kind;
+  EXPECT_EQ(actions[0].kind, K::redis_restart);
+  EXPECT_EQ(actions[1].kind, K::failover);
+  EXPECT_EQ(actions[1].arg, Micros(250'000));
+  EXPECT_EQ(actions[2].kind, K::disconnect);
+  EXPECT_EQ(actions[3].kind, K::redis_pause);
+  EXPECT_EQ(actions[3].arg, Micros(500'000));
+  for (const auto& a : actions) {
+    EXPECT_EQ(a.client, 0);
+    EXPECT_TRUE(a.on_server());
+  }
+}
+
+TEST(ActionsFile, ServerFaultErrorsNameFileLineAndField) {
+  const auto on_a_client = write_temp("restart_client.csv", "at,client,action,arg\n0ms,1,redis_restart,\n");
+  EXPECT_NE(error_of([&] { read_actions_file(on_a_client, 2); }).find("restart_client.csv:2: field 'client'"),
+            std::string::npos);
+  const auto no_lag = write_temp("failover_nolag.csv", "at,client,action,arg\n0ms,0,failover,\n");
+  EXPECT_NE(error_of([&] { read_actions_file(no_lag, 2); }).find("failover_nolag.csv:2: field 'arg': failover needs a duration"),
+            std::string::npos);
+  const auto negative = write_temp("pause_negative.csv", "at,client,action,arg\n0ms,0,redis_pause,-1s\n");
+  EXPECT_NE(error_of([&] { read_actions_file(negative, 2); }).find("pause_negative.csv:2: field 'arg'"), std::string::npos);
+  const auto unknown = write_temp("unknown_fault.csv", "at,client,action,arg\n0ms,0,redis_reboot,\n");
+  EXPECT_NE(error_of([&] { read_actions_file(unknown, 2); }).find("is not one of acquire, release, refresh, pause, crash, "
+                                                                  "jump, server_jump, redis_restart, failover, disconnect, "
+                                                                  "redis_pause"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace semsim
