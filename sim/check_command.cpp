@@ -76,6 +76,10 @@ int check_command(int argc, char** argv) {
     ("no-preconditions", po::bool_switch(), "search outside the variant's preconditions too")
     ("server-jumps", po::bool_switch(), "also generate jumps and drift of Redis's own clock (outside the seeds' "
                                         "preconditions, which assume a monotone server clock)")
+    ("server-faults", po::bool_switch(), "also generate faults of Redis itself: restarts (persistence none or "
+                                         "aof-always), failovers to a lagging replica, dropped connections and "
+                                         "pauses (outside the seeds' preconditions, which assume a Redis that never "
+                                         "loses a write)")
     ("allow-delay", po::bool_switch(), "keep the other preconditions but allow network delay (shows the INCR/ZADD race)");
   SearchSettings s;
   std::string redis_url;
@@ -100,6 +104,9 @@ int check_command(int argc, char** argv) {
     s.preconditions = !vm["no-preconditions"].as<bool>();
     s.allow_delay = vm["allow-delay"].as<bool>();
     s.server_jumps = vm["server-jumps"].as<bool>();
+    s.server_faults = vm["server-faults"].as<bool>();
+    if (s.server_faults && !redis_url.empty())
+      throw std::invalid_argument("--server-faults restarts and fails over the embedded Redis: not with --redis");
     s.progress = isatty(STDERR_FILENO);
     s.reproduce = quote_args(argc, argv);
   } catch (const std::exception& e) {
@@ -118,6 +125,9 @@ int check_command(int argc, char** argv) {
             << (s.server_jumps ? "\nserver clock: jumps and drift generated (outside the seeds' preconditions, which "
                                  "assume a monotone server clock)"
                                : "")
+            << (s.server_faults ? "\nRedis faults: restarts, failovers, dropped connections and pauses generated (outside "
+                                  "the seeds' preconditions, which assume a Redis that never loses a write)"
+                                : "")
             << "\n";
   try {
     std::filesystem::create_directories(s.out);

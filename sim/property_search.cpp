@@ -196,6 +196,7 @@ SearchReport search(const SearchSettings& s, RedisSession& redis) {
   g.max_clients = s.max_clients;
   g.lock_timeout_us = s.lock_timeout_us;
   g.server_jumps = s.server_jumps;
+  g.server_faults = s.server_faults;
   if (s.preconditions) g.pre = preconditions_for(s.variant);
   if (s.allow_delay) g.pre.no_delay = false;
   const std::string scratch = (fs::path(s.out) / "case").string();

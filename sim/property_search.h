@@ -42,6 +42,7 @@ struct SearchSettings {
   bool preconditions = true;  // false: search outside the seeds' promises too
   bool allow_delay = false;   // drop only the "no network delay" precondition
   bool server_jumps = false;  // generate jumps and drift of Redis's clock too
+  bool server_faults = false;  // generate restarts, failovers, dropped connections and pauses of Redis
   std::int64_t lock_timeout_us = 10'000'000;
   std::string out;            // where the counterexample (and the scratch case folder) go
   bool progress = false;      // a progress line on stderr

@@ -90,9 +90,11 @@ GenCase normalize(GenCase c, const GenSettings& s) {
   c.per_client.resize(c.clients);
   std::erase_if(c.actions, [&](const GenAction& a) {
     if (a.kind == Kind::server_jump) return !s.server_jumps || a.client != 0;
+    if (a.kind > Kind::server_jump) return !s.server_faults || a.client != 0;
     return a.client < 1 || a.client > c.clients;
   });
   if (!s.server_jumps) c.server_drift_ppm = 0;
+  if (!s.server_faults) c.aof_always = false;
   for (auto& a : c.actions) a.at_us = std::clamp<std::int64_t>(a.at_us, 0, c.duration_us - 1);
   std::stable_sort(c.actions.begin(), c.actions.end(), [](auto& a, auto& b) { return a.at_us < b.at_us; });
 
@@ -225,6 +227,15 @@ rc::Gen<GenCase> gen_case(const GenSettings& settings) {
             c.actions.push_back({*ms_in(0, static_cast<int>(c.duration_us / kMs) - 1), 0, Kind::server_jump,
                                  *signed_ms(2000)});
         }
+        if (settings.server_faults) {  // drawn only then, as the jumps above
+          c.aof_always = *rc::gen::arbitrary<bool>();
+          const int faults = *rc::gen::inRange(0, 3);
+          for (int i = 0; i < faults; ++i) {
+            const Kind kind = *rc::gen::element(Kind::disconnect, Kind::redis_pause, Kind::failover, Kind::redis_restart);
+            const std::int64_t arg = kind == Kind::failover ? *ms_in(0, 500) : kind == Kind::redis_pause ? *ms_in(1, 300) : 0;
+            c.actions.push_back({*ms_in(0, static_cast<int>(c.duration_us / kMs) - 1), 0, kind, arg});
+          }
+        }
         return c;
       }),
       [settings](GenCase c) { return normalize(std::move(c), settings); });
@@ -256,6 +267,9 @@ RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_
   o.out = dir;
 
   o.server_drift_ppm = static_cast<double>(c.server_drift_ppm);
+  o.server.persistence = c.aof_always ? Persistence::aof_always : Persistence::none;
+  o.server.replicas = static_cast<int>(
+      std::count_if(c.actions.begin(), c.actions.end(), [](const GenAction& a) { return a.kind == Kind::failover; }));
   o.clients_file = (fs::path(dir) / "clients.csv").string();
   std::ofstream clients(o.clients_file);
   clients << "client,skew,drift_ppm,delay_out,delay_in\n";
@@ -270,9 +284,11 @@ RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_
     std::ofstream actions(o.actions_file);
     actions << "at,client,action,arg\n";
     for (const GenAction& a : c.actions) {
-      static constexpr const char* names[] = {"acquire", "release", "refresh", "pause", "crash", "jump", "server_jump"};
+      static constexpr const char* names[] = {"acquire",     "release",       "refresh",  "pause",
+                                              "crash",       "jump",          "server_jump", "redis_restart",
+                                              "failover",    "disconnect",    "redis_pause"};
       const bool has_arg = a.kind == Kind::acquire || a.kind == Kind::pause || a.kind == Kind::jump ||
-                           a.kind == Kind::server_jump;
+                           a.kind == Kind::server_jump || a.kind == Kind::failover || a.kind == Kind::redis_pause;
       actions << format_duration(Micros(a.at_us)) << "," << a.client << "," << names[static_cast<int>(a.kind)] << ","
               << (has_arg ? format_duration(Micros(a.arg_us)) : "") << "\n";
     }
@@ -299,6 +315,8 @@ std::string describe(const GenCase& c) {
   if (c.pause_rate_per_10s) out << ", pauses " << c.pause_rate_per_10s / 10.0 << "/s";
   if (c.crash_rate_per_10s) out << ", crashes " << c.crash_rate_per_10s / 10.0 << "/s";
   if (const auto n = count(Kind::server_jump)) out << ", " << n << " server clock jumps";
+  const auto server_faults = count(Kind::redis_restart) + count(Kind::failover) + count(Kind::disconnect) + count(Kind::redis_pause);
+  if (server_faults) out << ", " << server_faults << " Redis faults (persistence " << (c.aof_always ? "aof-always" : "none") << ")";
   if (c.server_drift_ppm) out << ", server drift " << c.server_drift_ppm << " ppm";
   return out.str();
 }

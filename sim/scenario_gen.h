@@ -41,7 +41,8 @@ struct GenAction {
   std::int64_t at_us = 0;
   int client = 1;
   ScriptedAction::Kind kind = ScriptedAction::Kind::acquire;
-  std::int64_t arg_us = 0;  // acquire: hold (always given); pause: length; jump: signed; else unused
+  std::int64_t arg_us = 0;  // acquire: hold (always given); pause, redis_pause: length; jump: signed;
+                            // failover: lag; else unused
   bool operator==(const GenAction&) const = default;
 };
 
@@ -57,8 +58,9 @@ struct GenCase {
   Span pause_length;
   std::uint64_t seed = 1;             // the run's own seed (workload draws)
   std::vector<GenClient> per_client;  // [0] is client 1
-  std::vector<GenAction> actions;     // sorted by at_us; server_jump actions are on client 0
+  std::vector<GenAction> actions;     // sorted by at_us; server actions are on client 0
   std::int64_t server_drift_ppm = 0;  // Redis's clock (with --server-jumps)
+  bool aof_always = false;            // the primary's persistence (with --server-faults); else none
   bool operator==(const GenCase&) const = default;
 
   int scripted_acquires() const;
@@ -79,6 +81,7 @@ struct GenSettings {
   std::int64_t lock_timeout_us = 10'000'000;  // RunOptions' default
   bool allow_delay = true;                   // false: no network delay at all
   bool server_jumps = false;  // also jumps and drift of Redis's own clock (outside every promise)
+  bool server_faults = false;  // also restarts, failovers, dropped connections, pauses of Redis
 };
 
 // Clamps a case into its preconditions (and into the generator's ranges); idempotent.
@@ -89,7 +92,8 @@ bool meets(const GenCase& c, const GenSettings& settings, std::string* why = nul
 rc::Gen<GenCase> gen_case(const GenSettings& settings);
 
 // Writes clients.csv and actions.csv into `dir` (created) and returns the run's options, with
-// clients_file / actions_file naming them, mode virtual, charts off, out = dir.
+// clients_file / actions_file naming them, mode virtual, charts off, out = dir, and one replica
+// per failover.
 RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us,
                        const std::string& dir);
 

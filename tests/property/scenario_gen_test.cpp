@@ -53,6 +53,31 @@ RC_GTEST_PROP(ScenarioGen, MaterializedFilesReadBack, ()) {
   else RC_ASSERT(o.actions_file.empty());
 }
 
+// With --server-faults, cases carry Redis faults on client 0 that read back as such, and one
+// replica per failover to promote; without it, none.
+RC_GTEST_PROP(ScenarioGen, ServerFaultsComeOnlyWhenAskedWithAReplicaPerFailover, ()) {
+  GenSettings g = settings_for("lua");
+  g.server_faults = *rc::gen::arbitrary<bool>();
+  const GenCase c = *gen_case(g);
+  int failovers = 0, faults = 0;
+  for (const auto& a : c.actions) {
+    const ScriptedAction action{Micros(a.at_us), a.client, a.kind, {}, 0};
+    if (!action.on_server()) continue;
+    RC_ASSERT(a.client == 0);
+    ++faults;
+    failovers += a.kind == ScriptedAction::Kind::failover;
+  }
+  RC_ASSERT(g.server_faults || (faults == 0 && !c.aof_always));
+  const std::string dir = (fs::path(::testing::TempDir()) / "semsim-gen-server-faults").string();
+  const RunOptions o = materialize(c, "lua", 10'000'000, dir);
+  RC_ASSERT(o.server.replicas == failovers);
+  if (!c.actions.empty()) {
+    int read_faults = 0;
+    for (const auto& a : read_actions_file(o.actions_file, c.clients)) read_faults += a.on_server();
+    RC_ASSERT(read_faults == faults);
+  }
+}
+
 class LeaseHonesty : public ::testing::Test {
  protected:
   // Rows: true_us, client, op, phase, identifier.
