@@ -22,11 +22,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 #include <vector>
 
 #include "sim/redis_link.h"
+#include "sim/sentinel.h"
 
 namespace semsim {
 namespace {
@@ -165,6 +167,7 @@ EmbeddedRedis::EmbeddedRedis(ServerSetup setup) : setup_(std::move(setup)) {
   try {
     // Redis's clock in virtual time (sim/redis_clock.h): one control page for every server.
     if (!clock_library().empty()) clock_ = std::make_unique<RedisClock>(fs::path(dir_) / "clock");
+    if (setup_.sentinel) setup_.replicas = std::max(setup_.replicas, 2);
     const bool replicated = setup_.replicas > 0;
     servers_.push_back({"redis", dir_, dir_ + "/redis.sock", replicated ? free_loopback_port() : 0});
     for (int i = 1; i <= setup_.replicas; ++i) {
@@ -174,6 +177,7 @@ EmbeddedRedis::EmbeddedRedis(ServerSetup setup) : setup_(std::move(setup)) {
     }
     for (Server& server : servers_) start(server);
     wait_in_sync();
+    if (setup_.sentinel) start_sentinels();
   } catch (...) {
     stop();
     throw;
@@ -183,7 +187,6 @@ EmbeddedRedis::EmbeddedRedis(ServerSetup setup) : setup_(std::move(setup)) {
 void EmbeddedRedis::start(Server& server) {
   const bool primary = &server == &servers_[primary_];
   const std::string log_path = dir_ + "/" + server.name + ".log";
-  // Everything the child needs is built before fork(): after it, only async-signal-safe calls.
   std::vector<std::string> args = {binary_, "--port", std::to_string(server.port), "--unixsocket", server.socket,
                                    "--unixsocketperm", "700", "--save", "", "--dir", server.dir,
                                    "--daemonize", "no", "--loglevel", "warning", "--logfile", log_path,
@@ -215,6 +218,12 @@ void EmbeddedRedis::start(Server& server) {
     env.push_back(std::string(SEMSIM_CLOCK_ENV "=") + clock_->path().string());
     args.insert(args.end(), {"--enable-debug-command", "local"});
   }
+  start_process(server, std::move(args), std::move(env));
+}
+
+void EmbeddedRedis::start_process(Server& server, std::vector<std::string> args, std::vector<std::string> env) {
+  const std::string log_path = dir_ + "/" + server.name + ".log";
+  // Everything the child needs is built before fork(): after it, only async-signal-safe calls.
   std::vector<char*> argv, envp;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -265,7 +274,7 @@ void EmbeddedRedis::start(Server& server) {
         auto link = RedisLink::connect(target_of(server), milliseconds(500));
         // A restart with persistence answers LOADING until its data is back.
         if (link->execute({{"PING"}}).at(0).is_error()) throw LinkError("still loading");
-        if (clock_) must(*link, {"DEBUG", "SET-ACTIVE-EXPIRE", "0"}, "redis-server refused DEBUG SET-ACTIVE-EXPIRE 0");
+        if (clock_ && !server.sentinel) must(*link, {"DEBUG", "SET-ACTIVE-EXPIRE", "0"}, "redis-server refused DEBUG SET-ACTIVE-EXPIRE 0");
         return;
       } catch (const LinkError& e) {
         last_error = e.what();
@@ -308,6 +317,81 @@ void EmbeddedRedis::wait_in_sync() {
   }
 }
 
+void EmbeddedRedis::start_sentinels() {
+  // On their real clocks (no clock library): they time the primary's silence and their election.
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e)
+    if (!std::string_view(*e).starts_with("LD_PRELOAD=")) env.emplace_back(*e);
+  for (int i = 1; i <= 3; ++i) {
+    const std::string name = "sentinel-" + std::to_string(i);
+    Server sentinel{name, dir_ + "/" + name, dir_ + "/" + name + ".sock", free_loopback_port(), -1, false, true};
+    fs::create_directory(sentinel.dir);
+    std::ofstream conf(sentinel.dir + "/sentinel.conf");
+    conf << "port " << sentinel.port << "\nbind 127.0.0.1\nunixsocket " << sentinel.socket << "\nunixsocketperm 700\n"
+         << "dir " << sentinel.dir << "\nlogfile " << dir_ << "/" << name << ".log\nloglevel warning\n"
+         << "sentinel monitor " << kSentinelMaster << " 127.0.0.1 " << servers_[primary_].port << " 2\n"
+         << "sentinel down-after-milliseconds " << kSentinelMaster << " 500\n"
+         << "sentinel failover-timeout " << kSentinelMaster << " 5000\n";
+    if (!conf.flush()) throw EmbeddedRedisError("cannot write " + sentinel.dir + "/sentinel.conf");
+    sentinels_.push_back(sentinel);
+    start_process(sentinels_.back(), {binary_, sentinel.dir + "/sentinel.conf", "--sentinel"}, env);
+  }
+  // They agree once each knows the other two and both replicas.
+  const auto deadline = steady_clock::now() + milliseconds(15000);
+  for (const Server& sentinel : sentinels_) {
+    auto link = RedisLink::connect(target_of(sentinel));
+    for (;;) {
+      const Reply master = link->execute({{"SENTINEL", "MASTER", kSentinelMaster}}).at(0);
+      std::map<std::string, std::string> fields;
+      for (std::size_t i = 0; i + 1 < master.elements.size(); i += 2) fields[master.elements[i].text] = master.elements[i + 1].text;
+      if (fields["num-other-sentinels"] == "2" && fields["num-slaves"] == std::to_string(setup_.replicas)) break;
+      if (int signal_number = interrupt_signal())
+        throw Interrupted("interrupted by signal " + std::to_string(signal_number) + " while the sentinels started");
+      if (steady_clock::now() > deadline)
+        throw EmbeddedRedisError("the sentinels did not agree on the topology within 15 s; end of " + sentinel.name +
+                                 "'s log:" + log_tail(dir_ + "/" + sentinel.name + ".log"));
+      nap();
+    }
+  }
+}
+
+std::vector<RedisTarget> EmbeddedRedis::sentinels() const {
+  std::vector<RedisTarget> out;
+  for (const Server& s : sentinels_) {
+    RedisTarget t;
+    t.host = "127.0.0.1";
+    t.port = s.port;
+    out.push_back(t);
+  }
+  return out;
+}
+
+void EmbeddedRedis::fail_over_by_sentinels() {
+  const int old_port = servers_.at(primary_).port;
+  kill_server(servers_.at(primary_));
+  servers_.at(primary_).following = false;
+  // Until a majority has seen the primary gone for down-after-milliseconds and elected a leader,
+  // who promotes a replica: seconds, in real time.
+  const auto deadline = steady_clock::now() + milliseconds(30000);
+  for (;;) {
+    const RedisTarget now = primary_from_sentinels(sentinels(), kSentinelMaster);
+    if (now.port != old_port) {
+      const auto promoted = std::find_if(servers_.begin(), servers_.end(), [&](const Server& s) { return s.port == now.port; });
+      if (promoted == servers_.end()) throw EmbeddedRedisError("the sentinels promoted an unknown server, port " + std::to_string(now.port));
+      auto link = RedisLink::connect(target_of(*promoted));
+      if (info_field(*link, "replication", "role") == "master") {
+        promoted->following = false;
+        primary_ = static_cast<std::size_t>(promoted - servers_.begin());
+        return;
+      }
+    }
+    if (int signal_number = interrupt_signal())
+      throw Interrupted("interrupted by signal " + std::to_string(signal_number) + " during a failover");
+    if (steady_clock::now() > deadline) throw EmbeddedRedisError("the sentinels did not elect a new primary within 30 s");
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+}
+
 int EmbeddedRedis::replicas_following() const {
   return static_cast<int>(std::count_if(servers_.begin(), servers_.end(), [](const Server& s) { return s.following; }));
 }
@@ -323,6 +407,7 @@ void EmbeddedRedis::restart_primary() {
 }
 
 void EmbeddedRedis::cut_off_replica() {
+  if (setup_.sentinel) return;  // what the new primary holds is up to real replication
   const auto replica = std::find_if(servers_.begin(), servers_.end(), [](const Server& s) { return s.following; });
   if (replica == servers_.end()) throw EmbeddedRedisError("no replica follows the primary: nothing to cut off");
   auto primary = RedisLink::connect(target());
@@ -349,6 +434,7 @@ void EmbeddedRedis::cut_off_replica() {
 }
 
 void EmbeddedRedis::fail_over() {
+  if (setup_.sentinel) return fail_over_by_sentinels();
   if (cut_off_ == 0) throw EmbeddedRedisError("no replica was cut off to take over");
   kill_server(servers_.at(primary_));
   primary_ = std::exchange(cut_off_, 0);
@@ -374,6 +460,7 @@ void EmbeddedRedis::kill_server(Server& server) noexcept {
 
 void EmbeddedRedis::stop() noexcept {
   if (clock_) clock_->release();  // shut down on the real clock
+  for (Server& sentinel : sentinels_) kill_server(sentinel);  // first: no failover while the rest stops
   for (Server& server : servers_) {
     if (server.pid <= 0) continue;
     ::kill(server.pid, SIGTERM);

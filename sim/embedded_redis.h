@@ -40,6 +40,8 @@ class EmbeddedRedis {
   const ServerSetup& setup() const { return setup_; }
   // The primary (the promoted replica after a failover).
   RedisTarget target() const { return target_of(servers_.at(primary_)); }
+  // The sentinels (--topology sentinel), over loopback TCP; empty otherwise.
+  std::vector<RedisTarget> sentinels() const;
   pid_t pid() const { return servers_.at(primary_).pid; }
   const std::string& directory() const { return dir_; }
   // Redis's clock, when the clock library was found beside semsim; null otherwise. Every server
@@ -57,7 +59,8 @@ class EmbeddedRedis {
   // Throws if no replica follows.
   void cut_off_replica();
   // The primary is killed; the replica cut off last becomes the primary, and the replicas still
-  // following follow it. Throws if no replica was cut off.
+  // following follow it. Throws if no replica was cut off. With sentinels, cutting off does
+  // nothing and the sentinels elect the new primary (this waits until they agree on one).
   void fail_over();
 
  private:
@@ -68,9 +71,13 @@ class EmbeddedRedis {
     int port = 0;         // loopback TCP port for replication; 0: none
     pid_t pid = -1;
     bool following = false;  // a replica replicating from the primary
+    bool sentinel = false;   // a redis-sentinel process
   };
+  void start_sentinels();
+  void fail_over_by_sentinels();
   static RedisTarget target_of(const Server& server);
   void start(Server& server);
+  void start_process(Server& server, std::vector<std::string> args, std::vector<std::string> env);
   void wait_in_sync();
   void kill_server(Server& server) noexcept;
   // Stops every server (SIGTERM, then SIGKILL after a bound) and removes the directory.
@@ -80,6 +87,7 @@ class EmbeddedRedis {
   std::string binary_;
   std::string dir_;
   std::vector<Server> servers_;
+  std::vector<Server> sentinels_;
   std::size_t primary_ = 0;
   std::size_t cut_off_ = 0;  // the replica cut off last (0: none; servers_[0] is never one)
   pid_t watchdog_ = -1;  // removes dir_ if semsim dies without unwinding (SIGKILL)

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "sim/interrupt.h"
+#include "sim/sentinel.h"
 
 namespace semsim {
 
@@ -25,10 +26,23 @@ RedisSession::RedisSession(const std::string& url, const ServerSetup& setup) {
   if (url.empty()) {
     embedded_ = std::make_unique<EmbeddedRedis>(setup);
     target_ = embedded_->target();
+    sentinels_ = embedded_->sentinels();
+    master_ = kSentinelMaster;
   } else {
     if (!setup.is_default())
       throw std::invalid_argument("--replicas, --persistence and --maxmemory set up the embedded Redis: not with --redis");
-    target_ = parse_redis_url(url, password_from_environment());
+    if (url.starts_with("sentinel://")) {
+      const std::string rest = url.substr(11);
+      const auto slash = rest.rfind('/');
+      if (slash == std::string::npos || slash + 1 == rest.size())
+        throw std::invalid_argument(url + ": use sentinel://HOST:PORT,.../MASTER");
+      sentinels_ = parse_sentinels(rest.substr(0, slash));
+      master_ = rest.substr(slash + 1);
+      data_node_.password = password_from_environment();
+      target_ = primary_from_sentinels(sentinels_, master_, data_node_);
+    } else {
+      target_ = parse_redis_url(url, password_from_environment());
+    }
   }
   connect();
   version_ = semsim::server_version(*link_);
@@ -36,6 +50,8 @@ RedisSession::RedisSession(const std::string& url, const ServerSetup& setup) {
 
 void RedisSession::connect() {
   link_.reset();
+  // Through Sentinel, the primary is whichever the sentinels name now (after a failover: the new one).
+  if (!sentinels_.empty()) target_ = primary_from_sentinels(sentinels_, master_, data_node_);
   link_ = RedisLink::connect(target_);
   if (embedded()) link_id_ = link_->execute({{"CLIENT", "ID"}}).at(0).integer;
 }
@@ -63,6 +79,8 @@ void RedisSession::use_setup(const ServerSetup& setup) {
   embedded_.reset();
   embedded_ = std::make_unique<EmbeddedRedis>(setup);
   target_ = embedded_->target();
+  sentinels_ = embedded_->sentinels();
+  master_ = kSentinelMaster;
   connect();
   changed_ = false;
 }
@@ -88,6 +106,7 @@ void RedisSession::cut_off_replica() {
 void RedisSession::fail_over() {
   link_.reset();
   embedded_or_throw(embedded_).fail_over();
+  changed_ = true;
   target_ = embedded_->target();
   connect();
 }

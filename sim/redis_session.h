@@ -16,8 +16,10 @@ namespace semsim {
 
 class RedisSession final : public ServerControl {
  public:
-  // url "" starts the embedded server, set up as `setup` says. Throws EmbeddedRedisError,
-  // LinkError or std::invalid_argument (a setup other than the default on a user's server).
+  // url "" starts the embedded server, set up as `setup` says; "sentinel://HOST:PORT,.../MASTER"
+  // finds the user's primary through their sentinels (again at every reconnection). Throws
+  // EmbeddedRedisError, LinkError or std::invalid_argument (a setup other than the default on a
+  // user's server).
   explicit RedisSession(const std::string& url, const ServerSetup& setup = {});
   ~RedisSession() override;
 
@@ -55,6 +57,9 @@ class RedisSession final : public ServerControl {
   std::string version_;
   bool changed_ = false;
   long long link_id_ = 0;  // CLIENT ID of link_ on the embedded server, for unblock()
+  std::vector<RedisTarget> sentinels_;  // where to ask for the primary; empty: target_ is it
+  std::string master_;
+  RedisTarget data_node_;  // credentials and database for the primary the sentinels name
   void connect();  // a fault left the topology other than its setup says
 };
 

@@ -1,5 +1,7 @@
 #include "sim/run_options.h"
 
+#include "sim/sentinel.h"
+
 #include <cmath>
 
 #include <filesystem>
@@ -48,6 +50,12 @@ po::options_description run_options_description() {
     ("server-skew", text(format_duration(d.server_skew)), "Redis's clock offset from true time (signed)")
     ("server-drift", text("0"), "Redis's clock drift in ppm (signed, at most 1e6)")
     ("replicas", text("0"), "real replicas of the embedded Redis (0..5): what a failover promotes")
+    ("topology", text("single"), "single: the embedded primary and --replicas; sentinel: a primary, two replicas and "
+                                 "three redis-sentinel processes that elect a new primary when a failover kills it "
+                                 "(real time: paced mode)")
+    ("sentinel", po::value<std::string>(), "host:port,...: find the primary of your Redis through these sentinels "
+                                           "(with --master; instead of --redis)")
+    ("master", po::value<std::string>(), "the master name the sentinels watch (with --sentinel)")
     ("persistence", text("none"), "the embedded primary's persistence: none|aof-everysec|aof-always (what a "
                                   "redis_restart keeps)")
     ("maxmemory", text("0"), "the embedded Redis's memory limit in bytes (0: none)")
@@ -206,23 +214,38 @@ RunOptions run_options_from(const po::variables_map& vm, const std::string& base
     if (!policies.count(s)) throw std::invalid_argument("not a Redis maxmemory policy");
     return s;
   });
+  const std::string topology = get(vm, "topology");
+  if (topology != "single" && topology != "sentinel") throw std::invalid_argument("--topology=" + topology + ": use single or sentinel");
+  o.server.sentinel = topology == "sentinel";
+  if (o.server.sentinel) o.server.replicas = std::max(o.server.replicas, 2);
+  if (vm.count("sentinel") != vm.count("master")) throw std::invalid_argument("--sentinel and --master go together");
+  if (vm.count("sentinel")) {
+    if (vm.count("redis")) throw std::invalid_argument("--sentinel finds the primary: not with --redis");
+    parse_sentinels(get(vm, "sentinel"));  // bad entries are bad input now, not at connection time
+    o.redis_url = "sentinel://" + get(vm, "sentinel") + "/" + get(vm, "master");
+  }
   o.fill_memory = vm.count("fill-memory") && vm["fill-memory"].as<bool>();
   if (o.fill_memory && o.server.maxmemory == 0) throw std::invalid_argument("--fill-memory needs --maxmemory");
-  if (!o.server.is_default() && vm.count("redis"))
-    throw std::invalid_argument("--replicas, --persistence and --maxmemory set up the embedded Redis: not with --redis");
+  if (!o.server.is_default() && !o.redis_url.empty())
+    throw std::invalid_argument("--replicas, --topology, --persistence and --maxmemory set up the embedded Redis: not with "
+                                "--redis or --sentinel");
   o.command_timeout = convert("command-timeout", get(vm, "command-timeout"), [](auto& s) {
     const Micros d = parse_duration(s);
     if (d < Micros(1000)) throw std::invalid_argument("must be at least 1ms");
     return d;
   });
   o.seed = static_cast<std::uint64_t>(convert("seed", get(vm, "seed"), [](auto& s) { return parse_integer(s, 0, INT64_MAX); }));
-  o.mode = default_mode(o.variant, !vm.count("redis"));
+  o.mode = default_mode(o.variant, !vm.count("redis") && !vm.count("sentinel"));
   if (vm.count("mode")) {
     const std::string m = get(vm, "mode");
     if (m == "virtual") o.mode = TimeMode::virtual_time;
     else if (m == "paced") o.mode = TimeMode::paced;
     else throw std::invalid_argument("--mode=" + m + ": use virtual or paced");
     o.mode_given = true;
+  }
+  if (o.server.sentinel && o.mode == TimeMode::virtual_time) {
+    if (o.mode_given) throw std::invalid_argument("--topology sentinel: the sentinels elect in real time; use --mode paced");
+    o.mode = TimeMode::paced;
   }
   if (vm.count("clients-file")) o.clients_file = resolve(get(vm, "clients-file"), base_dir);
   if (vm.count("actions-file")) o.actions_file = resolve(get(vm, "actions-file"), base_dir);
@@ -264,6 +287,7 @@ void write_run_ini(std::ostream& out, const RunOptions& o) {
       << "server-skew = " << format_duration(o.server_skew) << "\n"
       << "server-drift = " << o.server_drift_ppm << "\n"
       << "replicas = " << o.server.replicas << "\n"
+      << "topology = " << (o.server.sentinel ? "sentinel" : "single") << "\n"
       << "persistence = " << to_string(o.server.persistence) << "\n"
       << "maxmemory = " << o.server.maxmemory << "\n"
       << "maxmemory-policy = " << o.server.maxmemory_policy << "\n"

@@ -208,9 +208,11 @@ RunResult Simulation::run() {
         break;
       }
       case K::failover:
+        // With sentinels, the election and real replication decide what the new primary holds.
         s.recorder.record(0, now, Op::failover, Phase::ok, {},
-                          "lag_us=" + std::to_string(a.arg->count()) +
-                              " lost_since_us=" + std::to_string(std::max(Micros(0), now - *a.arg).count()));
+                          o.server.sentinel ? std::string("elected_by=sentinel")
+                                            : "lag_us=" + std::to_string(a.arg->count()) + " lost_since_us=" +
+                                                  std::to_string(std::max(Micros(0), now - *a.arg).count()));
         on_a_new_link([&] { control_->fail_over(); });
         drop_connections("failover");
         break;
