@@ -43,6 +43,10 @@ po::options_description run_options_description() {
     ("pause-rate", text("0"), "client pauses (GC-like stops) per client per second")
     ("pause-length", text(d.pause_length.text()), "how long a pause lasts (distribution)")
     ("crash-rate", text("0"), "client crashes per client per second")
+    ("restart-rate", text("0"), "redis_restart faults per second (embedded Redis)")
+    ("disconnect-rate", text("0"), "disconnect faults (every connection drops) per second")
+    ("redis-pause-rate", text("0"), "redis_pause faults per second")
+    ("redis-pause-length", text(d.redis_pause_length.text()), "how long Redis pauses (distribution)")
     ("sample-every", text(format_duration(d.sample_every)), "read the admission set from Redis this often and "
                                                              "compare with what clients believe (0: never)")
     ("lock-timeout", text(format_duration(d.lock_timeout)), "TTL of the lock (variants under a lock)")
@@ -195,6 +199,10 @@ RunOptions run_options_from(const po::variables_map& vm, const std::string& base
   o.pause_rate = convert("pause-rate", get(vm, "pause-rate"), [](auto& s) { return parse_fraction(s, 1e6); });
   o.pause_length = length("pause-length");
   o.crash_rate = convert("crash-rate", get(vm, "crash-rate"), [](auto& s) { return parse_fraction(s, 1e6); });
+  o.restart_rate = convert("restart-rate", get(vm, "restart-rate"), [](auto& s) { return parse_fraction(s, 1000); });
+  o.disconnect_rate = convert("disconnect-rate", get(vm, "disconnect-rate"), [](auto& s) { return parse_fraction(s, 1000); });
+  o.redis_pause_rate = convert("redis-pause-rate", get(vm, "redis-pause-rate"), [](auto& s) { return parse_fraction(s, 1000); });
+  o.redis_pause_length = length("redis-pause-length");
   o.sample_every = convert("sample-every", get(vm, "sample-every"), parse_nonnegative_duration);
   o.lock_timeout = convert("lock-timeout", get(vm, "lock-timeout"), parse_nonnegative_duration);
   o.lock_acquire_timeout = convert("lock-acquire-timeout", get(vm, "lock-acquire-timeout"), parse_nonnegative_duration);
@@ -280,6 +288,10 @@ void write_run_ini(std::ostream& out, const RunOptions& o) {
       << "pause-rate = " << o.pause_rate << "\n"
       << "pause-length = " << o.pause_length.text() << "\n"
       << "crash-rate = " << o.crash_rate << "\n"
+      << "restart-rate = " << o.restart_rate << "\n"
+      << "disconnect-rate = " << o.disconnect_rate << "\n"
+      << "redis-pause-rate = " << o.redis_pause_rate << "\n"
+      << "redis-pause-length = " << o.redis_pause_length.text() << "\n"
       << "sample-every = " << format_duration(o.sample_every) << "\n"
       << "lock-timeout = " << format_duration(o.lock_timeout) << "\n"
       << "lock-acquire-timeout = " << format_duration(o.lock_acquire_timeout) << "\n"

@@ -39,6 +39,8 @@ struct RunOptions {
   double pause_rate = 0;  // pauses per client per second
   Distribution pause_length = Distribution::parse("fixed:1s");
   double crash_rate = 0;  // crashes per client per second
+  double restart_rate = 0, disconnect_rate = 0, redis_pause_rate = 0;  // server faults per second
+  Distribution redis_pause_length = Distribution::parse("fixed:100ms");
   Micros sample_every{50'000};  // read what Redis holds this often (0: never)
   Micros lock_timeout{10'000'000};
   Micros lock_acquire_timeout{10'000};

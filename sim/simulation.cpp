@@ -14,7 +14,8 @@ namespace semsim {
 namespace {
 
 // Salts of the per-client random streams: setup (clock), network, behaviour, faults.
-enum Salt : std::uint64_t { setup = 0, network = 1, behaviour = 2, faults = 3 };
+// Client 0 (Redis's side) also draws the server faults at rates from its own stream.
+enum Salt : std::uint64_t { setup = 0, network = 1, behaviour = 2, faults = 3, server_faults = 4 };
 
 long long ms(Micros d) { return d.count() / 1000; }
 
@@ -65,6 +66,10 @@ void execute_deliveries(std::vector<Delivery> batch, RedisLink& link, Micros tim
 Simulation::~Simulation() = default;
 
 void Simulation::check_server_actions() const {
+  const bool at_rates = options_.restart_rate > 0 || options_.disconnect_rate > 0 || options_.redis_pause_rate > 0;
+  if (at_rates && !control_) throw SetupError("server faults at rates need a Redis semsim can act on");
+  if (options_.restart_rate > 0 && !control_processes_)
+    throw SetupError("--restart-rate restarts the embedded Redis's primary: not with --redis or --sentinel");
   int failovers = 0;
   for (const ScriptedAction& a : actions_) {
     if (!a.on_server() || a.kind == ScriptedAction::Kind::server_jump) continue;
@@ -234,6 +239,22 @@ RunResult Simulation::run() {
   for (const ScriptedAction& a : actions)
     if (a.kind == ScriptedAction::Kind::failover)
       s.scheduler.at(std::max(Micros(0), a.at - *a.arg), [&] { control_->cut_off_replica(); });
+
+  // Server faults at rates: Poisson arrivals, drawn up front from Redis's own stream.
+  Rng server_rng(client_seed(0, Salt::server_faults));
+  const auto at_rate = [&](double per_second, ScriptedAction::Kind kind) {
+    if (per_second <= 0) return;
+    const auto gap = [&] { return Micros(static_cast<long long>(server_rng.exponential(1e6 / per_second))); };
+    for (Micros t = gap(); t < end; t += gap()) {
+      ScriptedAction a{t, 0, kind, std::nullopt, 0};
+      if (kind == ScriptedAction::Kind::redis_pause)
+        a.arg = std::max(Micros(0), o.redis_pause_length.sample_duration(server_rng));
+      s.scheduler.at(t, [&server_fault, a] { server_fault(a); });
+    }
+  };
+  at_rate(o.restart_rate, ScriptedAction::Kind::redis_restart);
+  at_rate(o.disconnect_rate, ScriptedAction::Kind::disconnect);
+  at_rate(o.redis_pause_rate, ScriptedAction::Kind::redis_pause);
 
   // Scripted actions: faults act on the client itself; operations run as tasks of the client.
   Faults faults(s.scheduler, *s.workload);
