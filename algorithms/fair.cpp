@@ -79,10 +79,7 @@ Task<bool> FairSemaphore::refresh(Client& client, std::string identifier) {
 // Seeds 002/004 "公平信号量": the counter fixes skew stealing, but INCR and ZADD are two round
 // trips, so any delay (network or a pause) between them lets a later counter be admitted first
 // while the earlier one is admitted too; expiry is judged by client clocks.
-Preconditions fair_promise() {
-  return {.lease_budget = true, .clock_spread = true, .no_delay = true,
-          .text = "no network delay and no pauses; clock spread + hold < timeout"};
-}
+Preconditions fair_promise() { return client_clock_promise(); }
 
 VariantInfo fair_variant() {
   return {.name = "fair", .source = "seeds 000, 004 (and 002, 003): counter + owner ZSET + ZINTERSTORE WEIGHTS 1 0",

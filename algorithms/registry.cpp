@@ -2,6 +2,9 @@
 // one place that builds a variant from its name.
 #include "algorithms/registry.h"
 
+#include <filesystem>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 #include "algorithms/basic.h"
@@ -17,6 +20,16 @@ namespace semsim {
 
 Preconditions lease_promise() {
   return {.lease_budget = true, .text = "hold (or refresh period) + pauses + round trip < timeout"};
+}
+
+Preconditions client_clock_promise() {
+  return {.lease_budget = true, .clock_spread = true, .no_delay = true,
+          .text = "no network delay and no pauses; clock spread + hold < timeout"};
+}
+
+std::string variant_label(const std::string& name) {
+  if (!name.starts_with("script:")) return name;
+  return std::filesystem::path(name.substr(7)).stem().string();
 }
 
 const std::vector<VariantInfo>& variant_registry() {
@@ -38,8 +51,13 @@ const VariantInfo& default_variant() { return variant_registry().front(); }
 
 const VariantInfo& variant_info(const std::string& name) {
   if (name.starts_with("script:")) {
-    static const VariantInfo script = script_variant_info();
-    return script;
+    // One entry per INI file, read once (its `clock` decides it); runs may ask from several threads.
+    static std::mutex lock;
+    static std::map<std::string, VariantInfo> scripts;
+    const std::lock_guard<std::mutex> hold(lock);
+    auto it = scripts.find(name);
+    if (it == scripts.end()) it = scripts.emplace(name, script_variant_info(name.substr(7))).first;
+    return it->second;
   }
   for (const VariantInfo& v : variant_registry())
     if (v.name == name) return v;

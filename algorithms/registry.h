@@ -33,6 +33,12 @@ struct Preconditions {
 // The promise of variants whose leases Redis times (by TTL or by TIME): clocks do not matter,
 // but a client that keeps a permit past its lease without refreshing over-admits by definition.
 Preconditions lease_promise();
+// The seeds' promise for semaphores on the clients' clocks (fair's): no network delay and no
+// pauses, clock spread + hold below the timeout.
+Preconditions client_clock_promise();
+// "script:dir/lease.ini" -> "lease"; any other name as it is. Folder names and scenario
+// expectation sections use it.
+std::string variant_label(const std::string& name);
 
 struct VariantInfo {
   std::string name;    // --variant NAME

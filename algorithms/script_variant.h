@@ -72,7 +72,9 @@ namespace semsim {
 // "FILE: ..." where no line is at fault, e.g. a required key is missing).
 std::unique_ptr<Semaphore> make_script_semaphore(const std::string& ini_path, SemaphoreConfig config);
 
-// The registry's entry for every `script:FILE.ini` variant (algorithms/registry.h).
-VariantInfo script_variant_info();
+// The registry's entry for `script:FILE.ini` (algorithms/registry.h): its clock and promise
+// follow the INI's `clock` key. "" gives the entry that describes every script variant.
+// Throws SetupError on a bad `clock` value.
+VariantInfo script_variant_info(const std::string& ini_path = "");
 
 }  // namespace semsim

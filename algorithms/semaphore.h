@@ -45,6 +45,12 @@ class Semaphore {
   virtual Task<bool> release(Client& client, std::string identifier) = 0;
   // True if the permit is still held (and now extended); false if it was lost (and cleaned up).
   virtual Task<bool> refresh(Client& client, std::string identifier) = 0;
+  // After Redis lost its data (a restart without persistence, a failover): puts back what
+  // prepare() wrote that the variant cannot do without (a script variant's setup step).
+  virtual Task<void> after_data_loss(Client& client) {
+    (void)client;
+    co_return;
+  }
   // The ZSET whose ranks (or members) decide admission, so that a run can sample what Redis
   // holds next to what clients believe; "" where a variant has none.
   virtual std::string admission_set() const { return {}; }

@@ -82,7 +82,7 @@ std::vector<PlannedRun> plan_runs(const RunOptions& base, const std::vector<std:
         o.charts = false;
         o.progress = false;
         o.seed = base.seed + static_cast<std::uint64_t>(i);
-        o.out = (fs::path(base.out) / (variant + "-" + sweep.name() + "-" + v.label) / ("seed-" + std::to_string(o.seed)))
+        o.out = (fs::path(base.out) / (variant_label(variant) + "-" + sweep.name() + "-" + v.label) / ("seed-" + std::to_string(o.seed)))
                     .string();
         sweep.apply(v, o);
         runs.push_back({variant, &v, std::move(o)});

@@ -151,7 +151,7 @@ Scenario load_scenario(const std::string& path) {
     if (dot != std::string::npos) {
       e.variant = rest.substr(0, dot);
       bool listed = false;
-      for (const auto& v : sc.variants) listed |= v == e.variant;
+      for (const auto& v : sc.variants) listed |= v == e.variant || variant_label(v) == e.variant;
       if (!listed) throw fail(key, "variant '" + e.variant + "' is not among this scenario's variants");
     }
     e.where = path + ":" + std::to_string(line_of(path, key));

@@ -81,8 +81,8 @@ int scenario_command(int argc, char** argv) {
         for (std::size_t p = 0; p < points; ++p) {
           RunOptions options = sc.runs[v * points + p];
           options.charts = charts;
-          // A script variant's name is a path: flatten it into one folder name.
-          std::string folder = sc.variants[v];
+          // A script variant's folder is its INI's base name (script:dir/lease.ini -> lease).
+          std::string folder = variant_label(sc.variants[v]);
           for (char& c : folder)
             if (c == '/' || c == ':') c = '_';
           if (points > 1) folder += "-" + std::to_string(p);
@@ -102,7 +102,7 @@ int scenario_command(int argc, char** argv) {
         }
         const std::string& variant = sc.variants[v];
         for (const Expectation& e : sc.expectations) {
-          if (!e.variant.empty() && e.variant != variant) continue;
+          if (!e.variant.empty() && e.variant != variant && e.variant != variant_label(variant)) continue;
           if (e.kind == Expectation::Kind::trend) {
             std::vector<std::string> seen;
             for (const auto& r : results) seen.push_back(r.count(e.metric) ? r.at(e.metric) : "");
