@@ -6,6 +6,7 @@
 #include "sim/client_table.h"
 #include "sim/faults.h"
 #include "sim/interrupt.h"
+#include "sim/link_client.h"
 #include "sim/wall_clock.h"
 #include "sim/workload.h"
 
@@ -195,6 +196,16 @@ RunResult Simulation::run() {
     link_ = &control_->link();
     commands_before = link_->commands_sent();
   };
+  // Redis came back without its data: the variant sets itself up again (a script's setup step)
+  // before any client's request reaches it.
+  const auto set_up_again = [&] {
+    LinkClient harness(*link_, s.scheduler.now(), server_clock.read(s.scheduler.now()));
+    if (redis_clock_ && o.mode == TimeMode::virtual_time) redis_clock_->set(server_clock.read(s.scheduler.now()));
+    Task<void> again = semaphore_.after_data_loss(harness);
+    again.start();
+    if (!again.done()) throw SetupError("the variant's set-up after a server fault did not finish");
+    again.result();
+  };
   const auto drop_connections = [&](const std::string& why) {
     for (auto& client : s.clients) client->drop_connection(why);
   };
@@ -209,6 +220,7 @@ RunResult Simulation::run() {
         s.recorder.record(0, now, Op::redis_restart, Phase::ok, {},
                           "persistence=" + std::string(to_string(o.server.persistence)) + (keeps ? "" : " lost_since_us=0"));
         on_a_new_link([&] { control_->restart(); });
+        if (!keeps) set_up_again();
         drop_connections("redis restarted");
         break;
       }
@@ -219,6 +231,7 @@ RunResult Simulation::run() {
                                             : "lag_us=" + std::to_string(a.arg->count()) + " lost_since_us=" +
                                                   std::to_string(std::max(Micros(0), now - *a.arg).count()));
         on_a_new_link([&] { control_->fail_over(); });
+        set_up_again();
         drop_connections("failover");
         break;
       case K::disconnect:

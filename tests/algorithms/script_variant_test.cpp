@@ -489,3 +489,125 @@ TEST_F(ScriptVariantTest, AKeyOutsideTheRunsPrefixIsRefusedNamingFileAndLine) {
 
 }  // namespace
 }  // namespace semsim::test
+
+// ---- what libraries need: setup, commands, sums, reply patterns, declared clocks ---------------
+
+namespace semsim::test {
+namespace {
+
+class LibraryStyleTest : public ScriptVariantTest {};
+
+TEST_F(LibraryStyleTest, ASetupScriptRunsOnceBeforeUseAndAgainAfterDataLoss) {
+  write("setup.lua", "redis.call('SET', KEYS[1], ARGV[1])\nreturn 1\n");
+  write("acquire.lua", "if redis.call('GET', KEYS[1]) == false then return redis.error_reply('not set up') end\n"
+                       "return tonumber(redis.call('GET', KEYS[1]))\n");
+  auto semaphore = make(ini("setup = setup.lua\nsetup.keys = {key:permits}\nsetup.args = {limit}\n"
+                            "acquire = acquire.lua\nacquire.keys = {key:permits}\nacquire.granted = 1\n"
+                            "release = release.lua\n"));
+  auto c = client("c");
+  EXPECT_TRUE(run(semaphore->acquire(*c)));  // the count (limit 1) is there
+  command({"DEL", prefix() + "sem:permits"});  // Redis lost its data
+  EXPECT_THROW(run(semaphore->acquire(*c)), ReplyError);
+  run(semaphore->after_data_loss(*c));
+  EXPECT_TRUE(run(semaphore->acquire(*c)));
+}
+
+TEST_F(LibraryStyleTest, ASetupThatFailsIsASetupErrorNamingTheScript) {
+  const std::string script = write("setup.lua", "return redis.error_reply('no')\n");
+  EXPECT_TRUE(has(setup_error(ini("setup = setup.lua\nacquire = acquire.lua\nrelease = release.lua\n")),
+                  "setup failed: " + script + ": ERR no"));
+  const std::string path = ini("setup.args = {limit}\nacquire = acquire.lua\nrelease = release.lua\n");
+  EXPECT_TRUE(has(setup_error(path), path + ":1: setup.args: given, but there is no `setup = FILE.lua`"));
+}
+
+TEST_F(LibraryStyleTest, APlainCommandIsAnOperationWithTheSameReplyMatchers) {
+  auto semaphore = make(ini("acquire.command = ZADD {key} 1 {id}\nrelease.command = ZREM {key} {id}\n"));
+  auto c = client("c");
+  auto grant = run(semaphore->acquire(*c));  // ZADD answers 1: granted
+  ASSERT_TRUE(grant);
+  EXPECT_EQ(command({"ZCARD", prefix() + "sem"}).integer, 1);
+  EXPECT_TRUE(run(semaphore->release(*c, grant->identifier)));    // ZREM 1: ok
+  EXPECT_FALSE(run(semaphore->release(*c, grant->identifier)));   // ZREM 0: missing
+}
+
+TEST_F(LibraryStyleTest, BadCommandsNameFileAndLine) {
+  const std::string both = ini("acquire = acquire.lua\nacquire.command = GET {key}\nrelease = release.lua\n");
+  EXPECT_TRUE(has(setup_error(both), both + ":2: acquire.command: give either"));
+  const std::string foreign = ini("acquire = acquire.lua\nrelease.command = DEL somebody-elses-key\n");
+  EXPECT_TRUE(has(setup_error(foreign), foreign + ":2: release.command: the command's first argument must be a key"));
+  const std::string named = ini("acquire = acquire.lua\nrelease.command = {key} ZREM\n");
+  EXPECT_TRUE(has(setup_error(named), named + ":2: release.command: the first word must be the command's name"));
+  const std::string with_args = ini("acquire = acquire.lua\nrelease.command = ZREM {key} {id}\nrelease.args = {id}\n");
+  EXPECT_TRUE(has(setup_error(with_args), with_args + ":3: release.args: not with release.command"));
+}
+
+TEST_F(LibraryStyleTest, SumsAddTimesOfOneUnit) {
+  write("acquire.lua", "redis.call('RPUSH', KEYS[1], unpack(ARGV))\nreturn 1\n");
+  const std::string path = ini("acquire = acquire.lua\nacquire.keys = {key:log}\n"
+                               "acquire.args = {now_ms+timeout_ms} {server_now_us+lock_timeout_us} {now_s+timeout_s}\n"
+                               "release = release.lua\n");
+  auto semaphore = make_script_semaphore(path, [&] {
+    SemaphoreConfig c = config(1);
+    c.timeout = Micros{2'500'500};  // 2501 ms rounded up, as {timeout_ms} alone
+    c.lock_timeout = Micros{1'000};
+    return c;
+  }());
+  auto preparer = client("prepare");
+  run(semaphore->prepare(*preparer));
+  time_.true_now = Micros{1'700'000'000'123'456};
+  auto c = client("c", Micros{-10'000});
+  ASSERT_TRUE(run(semaphore->acquire(*c)));
+  std::vector<std::string> got;
+  for (const Reply& r : command({"LRANGE", prefix() + "sem:log", "0", "-1"}).elements) got.push_back(r.text);
+  EXPECT_EQ(got, (std::vector<std::string>{"1700000002614", "1700000000124456", "1700000002.613956"}));
+}
+
+TEST_F(LibraryStyleTest, BadSumsNameFileAndLine) {
+  const std::string mixed = ini("acquire = acquire.lua\nacquire.args = {now_ms+timeout_us}\nrelease = release.lua\n");
+  EXPECT_TRUE(has(setup_error(mixed), mixed + ":2: acquire.args: {now_ms+timeout_us} mixes units"));
+  const std::string unknown = ini("acquire = acquire.lua\nacquire.args = {now_ms+limit}\nrelease = release.lua\n");
+  EXPECT_TRUE(has(setup_error(unknown), unknown + ":2: acquire.args: {now_ms+limit}: 'limit' cannot be added"));
+  const std::string typo = ini("acquire = acquire.lua\nacquire.args = {now_ms+timeuot_ms}\nrelease = release.lua\n");
+  EXPECT_TRUE(has(setup_error(typo), typo + ":2: acquire.args: {now_ms+timeuot_ms}: 'timeuot_ms' cannot be added"));
+}
+
+TEST_F(LibraryStyleTest, ReplyPatternsMatchPrefixesAnyStringAndErrors) {
+  write("acquire.lua", "if ARGV[1] == 'c-1' then return 1 end\nreturn ':' .. '1712000'\n");
+  write("release.lua", "return redis.error_reply('NOTHELD')\n");
+  write("refresh.lua", "return 'whatever'\n");
+  auto semaphore = make(ini("acquire = acquire.lua\nacquire.args = {id}\nacquire.refused = \":\"*\n"
+                            "release = release.lua\nrelease.missing = error\n"
+                            "refresh = refresh.lua\nrefresh.ok = string\n"));
+  auto c = client("c");
+  EXPECT_TRUE(run(semaphore->acquire(*c)));   // c-1: 1
+  EXPECT_FALSE(run(semaphore->acquire(*c)));  // c-2: ":1712000" matches ":"*
+  EXPECT_FALSE(run(semaphore->release(*c, "x")));  // an error reply read as "missing"
+  EXPECT_TRUE(run(semaphore->refresh(*c, "x")));   // any string
+}
+
+TEST_F(LibraryStyleTest, AMatcherThatCannotMatchIsAnErrorNotText) {
+  for (const char* bad : {":*", "\":\" *", "strings", "err"}) {
+    const std::string path = ini(std::string("acquire = acquire.lua\nacquire.refused = ") + bad + "\nrelease = release.lua\n");
+    EXPECT_TRUE(has(setup_error(path), path + ":2: acquire.refused:")) << bad;
+  }
+}
+
+TEST_F(LibraryStyleTest, TheDeclaredClockChoosesThePromise) {
+  const auto info_of = [&](const std::string& clock) {
+    return script_variant_info(ini((clock.empty() ? "" : "clock = " + clock + "\n") + "acquire = acquire.lua\nrelease = release.lua\n"));
+  };
+  EXPECT_EQ(info_of("client").clock, ClockBasis::client);
+  EXPECT_TRUE(info_of("client").preconditions.clock_spread);
+  EXPECT_TRUE(info_of("client").preconditions.no_delay);  // what --allow-delay relaxes, as for fair
+  EXPECT_EQ(info_of("ttl").clock, ClockBasis::redis_ttl);
+  EXPECT_EQ(info_of("server").clock, ClockBasis::redis_time);
+  EXPECT_EQ(info_of("").clock, ClockBasis::redis_time);  // the default
+  EXPECT_FALSE(info_of("").preconditions.clock_spread);
+  const std::string bad = ini("clock = wall\nacquire = acquire.lua\nrelease = release.lua\n");
+  EXPECT_TRUE(has(setup_error(bad), bad + ":1: clock: 'wall' is not client, server or ttl"));
+  EXPECT_EQ(variant_label("script:" + bad), "v");
+  EXPECT_EQ(variant_label("lua"), "lua");
+}
+
+}  // namespace
+}  // namespace semsim::test
