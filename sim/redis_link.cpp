@@ -72,6 +72,7 @@ struct RedisLink::Impl {
   bool want_write = false;
   std::string closed_reason;  // why the connection went away
   std::uint64_t sent = 0;
+  std::uint64_t round_trips = 0;  // flushes that waited for Redis
   std::deque<Request> in_flight;  // awaiting replies, oldest first
   std::deque<Request> ready;      // complete; `done` not yet called
   // Scratch for redisAsyncCommandArgv, reused so a command costs no allocation of ours.
@@ -261,6 +262,7 @@ void RedisLink::flush(std::chrono::milliseconds timeout, std::chrono::millisecon
   const auto deadline = start + timeout;
   bool slow_called = !slow;
   bool failed = impl_->deliver();
+  if (!impl_->in_flight.empty()) ++impl_->round_trips;
   while (!impl_->in_flight.empty()) {
     if (!slow_called && std::chrono::steady_clock::now() - start >= slow_after) {
       slow_called = true;
@@ -304,6 +306,8 @@ std::vector<Reply> RedisLink::execute(std::vector<Command> commands,
 std::size_t RedisLink::pending() const { return impl_->in_flight.size() + impl_->ready.size(); }
 
 std::uint64_t RedisLink::commands_sent() const { return impl_->sent; }
+
+std::uint64_t RedisLink::round_trips() const { return impl_->round_trips; }
 
 std::string server_version(RedisLink& link) {
   // HELLO 2 (Redis 6+, in @connection) answers the version without INFO, which least-privilege

@@ -115,8 +115,8 @@ RunResult Simulation::run() {
     else redis_clock_->release();
   }
   // Commands sent over links that faults replaced, and the count the current one started at.
-  std::uint64_t commands_retired_links = 0;
-  std::uint64_t commands_before = link_->commands_sent();
+  std::uint64_t commands_retired_links = 0, round_trips_retired_links = 0;
+  std::uint64_t commands_before = link_->commands_sent(), round_trips_before = link_->round_trips();
   check_server_actions();
   Stopwatch wall;
   Pacer pacer;
@@ -228,10 +228,12 @@ RunResult Simulation::run() {
   // drops, and what was in flight ends as `info`. The row comes first, then those outcomes.
   const auto on_a_new_link = [&](auto fault) {  // the fault replaces the link: count what the old one sent
     commands_retired_links += link_->commands_sent() - commands_before;
+    round_trips_retired_links += link_->round_trips() - round_trips_before;
     link_ = nullptr;
     fault();
     link_ = &control_->link();
     commands_before = link_->commands_sent();
+    round_trips_before = link_->round_trips();
   };
   const auto drop_connections = [&](const std::string& why) {
     for (auto& client : s.clients) client->drop_connection(why);
@@ -327,6 +329,7 @@ RunResult Simulation::run() {
     s.scheduler.advance_to(end);
   }
   result.commands = commands_retired_links + link_->commands_sent() - commands_before;
+  result.round_trips = round_trips_retired_links + link_->round_trips() - round_trips_before;
   const std::string counts = "commands=" + std::to_string(result.commands);
   std::string reason = result.stop_reason;  // quoted in the row: no double quote inside
   for (char& c : reason)
@@ -334,6 +337,7 @@ RunResult Simulation::run() {
   s.recorder.record(0, s.scheduler.now(), Op::run, result.completed ? Phase::ok : Phase::fail, {},
                     result.completed ? counts : "reason=\"" + reason + "\" " + counts);
   result.events = s.recorder.events();
+  if (getenv("SEMSIM_DEBUG_RT")) fprintf(stderr, "round trips %llu commands %llu\n", (unsigned long long)link_->round_trips(), (unsigned long long)result.commands);
   result.wall_s = wall.seconds();
   return result;
 }
