@@ -75,16 +75,31 @@ class Scheduler {
     std::function<void()> step;  // empty for deliveries
     Delivery delivery;
   };
+  // The heap holds small entries (cheap to move while sifting); what they carry waits in a slot.
+  struct Entry {
+    Micros time;
+    std::uint64_t seq;
+    std::uint32_t slot;
+    Kind kind;
+  };
+  struct Payload {
+    std::function<void()> step;
+    Delivery delivery;
+  };
   struct Later {
-    bool operator()(const Item& a, const Item& b) const {
+    bool operator()(const Entry& a, const Entry& b) const {
       return a.time != b.time ? a.time > b.time : a.seq > b.seq;
     }
   };
   Item pop();
-  void push(Item item);
-  Item pop_unprocessed();  // without moving time
+  void push(Micros time, std::uint64_t seq, Kind kind, std::function<void()> step, Delivery delivery);
+  void push_entry(const Entry& entry);
+  Entry pop_entry();       // without moving time; its payload stays in its slot
+  Item take(const Entry& entry);  // the payload, its slot freed
 
-  std::vector<Item> heap_;
+  std::vector<Entry> heap_;
+  std::vector<Payload> payloads_;
+  std::vector<std::uint32_t> free_slots_;
   Micros now_{0};
   std::uint64_t seq_ = 0;
   std::uint64_t processed_ = 0;
