@@ -4,7 +4,7 @@
 #     operations/s against redis-benchmark -c 1 INCR (one serial client) and -P 16 (the ceiling),
 #     on the same plain redis-server over a unix socket;
 #   - speed_x (simulated seconds per wall second) of virtual lua at 100 / 1,000 / 10,000 clients;
-#   - semsim check cases/s with --jobs 1 and --jobs 2 (lua, 200 cases, seed 1);
+#   - semsim check cases/s with --jobs 1 and --jobs 2 (lua, 1000 cases, seed 1);
 #   - the checker on 10 million events against a plain read of the file (checker_bench);
 #   - memory per simulated client (peak RSS of a large run minus that of a small one).
 # Usage, from the project root: bench/performance.sh [build/semsim]
@@ -49,12 +49,12 @@ done
 cases_per_s() {
   local start end
   start=$(date +%s.%N)
-  "$semsim" check --variant lua --cases 200 --seed 1 --jobs "$1" --out "$work/check$1" >/dev/null 2>&1
+  "$semsim" check --variant lua --cases 1000 --seed 1 --jobs "$1" --out "$work/check$1" >/dev/null 2>&1
   end=$(date +%s.%N)
-  python3 -c "import sys; print(f'{200 / (float(sys.argv[2]) - float(sys.argv[1])):.1f}')" "$start" "$end"
+  python3 -c "import sys; print(f'{1000 / (float(sys.argv[2]) - float(sys.argv[1])):.1f}')" "$start" "$end"
 }
 c1=$(cases_per_s 1); c2=$(cases_per_s 2)
-row "check lua, 200 cases: cases/s with --jobs 2" "$c2" "--jobs 1: $c1 cases/s" "$(ratio "$c2" "$c1")"
+row "check lua, 1000 cases: cases/s, --jobs 2" "$c2" "--jobs 1: $c1 cases/s" "$(ratio "$c2" "$c1")"
 
 if [ -x "$build/checker_bench" ]; then
   out=$("$build/checker_bench" 10000000 "$work/checker.csv" 2>/dev/null)
