@@ -105,8 +105,10 @@ void Checker::add(const Event& e) {
   if (!have_limit_)
     throw HistoryError("no limit known at seq " + std::to_string(e.seq) +
                        ": the first row must be a run row with limit=N (or pass the limit)");
-  if (e.phase == Phase::info && (e.op == Op::acquire || e.op == Op::release || e.op == Op::refresh))
-    ++meta_.unknown;
+  if (e.op == Op::acquire || e.op == Op::release || e.op == Op::refresh) {
+    if (e.phase != Phase::invoke) ++meta_.operations;  // one outcome, one operation
+    if (e.phase == Phase::info) ++meta_.unknown;
+  }
 
   ClientState& c = client(e.client);
   const std::int64_t t = e.true_us;
@@ -248,8 +250,14 @@ Summary Checker::finish(const RunStats& stats) const {
 
   s.commands = stats.commands ? stats.commands : row_commands_;
   s.wall_s = stats.wall_s ? stats.wall_s : row_wall_s_;
-  if (s.commands && s.wall_s && *s.wall_s > 0)
-    s.commands_per_s = static_cast<double>(*s.commands) / *s.wall_s;
+  s.round_trips = stats.round_trips;
+  if (s.wall_s && *s.wall_s > 0) {
+    const double wall = *s.wall_s;
+    if (s.commands) s.commands_per_s = static_cast<double>(*s.commands) / wall;
+    if (s.round_trips) s.round_trips_per_s = static_cast<double>(*s.round_trips) / wall;
+    s.operations_per_s = static_cast<double>(s.operations) / wall;
+    s.speed_x = static_cast<double>(s.end_us - s.start_us) / 1e6 / wall;
+  }
   return s;
 }
 

@@ -33,6 +33,8 @@ struct CheckOptions {
 struct RunStats {
   std::optional<std::int64_t> commands;
   std::optional<double> wall_s;
+  // Pipelines sent and answered: how the run travelled, not what happened, so never in the history.
+  std::optional<std::int64_t> round_trips;
 };
 
 class Checker {

@@ -112,6 +112,12 @@ struct Summary {
   std::optional<std::int64_t> commands;
   std::optional<double> wall_s;
   std::optional<double> commands_per_s;
+  // Outcomes of acquire, release and refresh (ok, fail or info): one each, whatever it took.
+  std::int64_t operations = 0;
+  std::optional<double> operations_per_s;
+  std::optional<std::int64_t> round_trips;  // pipelines sent and answered (the run's statistic)
+  std::optional<double> round_trips_per_s;
+  std::optional<double> speed_x;  // simulated seconds (the history's span) per wall-clock second
 
   Verdict safety = Verdict::valid;
   Verdict liveness = Verdict::valid;

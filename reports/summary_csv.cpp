@@ -32,7 +32,8 @@ std::string summary_csv_header() {
          "unknown,acquire_unknown,max_possible_holders,possible_over_limit_ms,steals,episodes,"
          "longest_wait_ms,longest_wait_client,skew_success_correlation,skew_success_slope,"
          "liveness_gaps,longest_no_grant_ms,liveness_bound_ms,events,history_ms,status,safety,liveness,"
-         "samples,stale_samples,max_stale,server_faults,lost_permits";
+         "samples,stale_samples,max_stale,server_faults,lost_permits,"
+         "operations,operations_per_s,round_trips,round_trips_per_s,speed_x";
 }
 
 std::string summary_csv_row(const Summary& s) {
@@ -83,6 +84,11 @@ std::string summary_csv_row(const Summary& s) {
   col(std::to_string(s.max_stale));
   col(std::to_string(s.server_faults));
   col(std::to_string(s.lost_permits));
+  col(std::to_string(s.operations));
+  col(fixed(s.operations_per_s, 1));
+  col(opt_int(s.round_trips));
+  col(fixed(s.round_trips_per_s, 1));
+  col(fixed(s.speed_x, 2));
   return r;
 }
 
@@ -168,6 +174,11 @@ void print_summary(std::ostream& out, const Summary& s) {
   line("commands", na(opt_int(s.commands)));
   line("commands_per_s", na(fixed(s.commands_per_s, 1)));
   line("wall_s", na(fixed(s.wall_s, 3)));
+  line("operations", std::to_string(s.operations), "acquire, release and refresh outcomes");
+  line("operations_per_s", na(fixed(s.operations_per_s, 1)));
+  line("round_trips", na(opt_int(s.round_trips)), "pipelines sent to Redis and answered");
+  line("round_trips_per_s", na(fixed(s.round_trips_per_s, 1)));
+  line("speed_x", na(fixed(s.speed_x, 2)), "simulated seconds per wall-clock second");
 }
 
 }  // namespace semsim

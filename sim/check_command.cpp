@@ -6,6 +6,9 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
+#include <thread>
+#include <vector>
 
 #include "algorithms/semaphore.h"
 #include "sim/commands.h"
@@ -71,6 +74,8 @@ int check_command(int argc, char** argv) {
     ("cases", po::value<int>()->default_value(100), "how many generated cases must pass")
     ("seed", po::value<std::uint64_t>()->default_value(1), "RapidCheck's seed: the same seed, the same search")
     ("max-clients", po::value<int>()->default_value(6), "the most clients a case may have (2..64)")
+    ("jobs", po::value<int>(), "cases run at a time, each on a Redis of its own (default: the number of cores); "
+                               "the same seed finds the same first case and counterexample whatever N is")
     ("out", po::value<std::string>()->default_value("semsim-out/check"), "where counterexample.ini and its CSVs go")
     ("redis", po::value<std::string>(), "run against this Redis instead of an embedded one (see semsim run --help)")
     ("no-preconditions", po::bool_switch(), "search outside the variant's preconditions too")
@@ -83,6 +88,7 @@ int check_command(int argc, char** argv) {
     ("allow-delay", po::bool_switch(), "keep the other preconditions but allow network delay (shows the INCR/ZADD race)");
   SearchSettings s;
   std::string redis_url;
+  int jobs = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(o).run(), vm);
@@ -101,6 +107,8 @@ int check_command(int argc, char** argv) {
     if (s.max_clients < 2 || s.max_clients > 64) throw std::invalid_argument("--max-clients must be between 2 and 64");
     s.out = vm["out"].as<std::string>();
     if (vm.count("redis")) redis_url = vm["redis"].as<std::string>();
+    if (vm.count("jobs")) jobs = vm["jobs"].as<int>();
+    if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs must be between 1 and 64");
     s.preconditions = !vm["no-preconditions"].as<bool>();
     s.allow_delay = vm["allow-delay"].as<bool>();
     s.server_jumps = vm["server-jumps"].as<bool>();
@@ -131,7 +139,10 @@ int check_command(int argc, char** argv) {
             << "\n";
   try {
     std::filesystem::create_directories(s.out);
-    RedisSession redis(redis_url);
+    // Every server is started here, on the main thread: a server dies with the thread that forked it.
+    std::vector<std::unique_ptr<RedisSession>> servers;
+    std::vector<RedisSession*> redis;
+    for (int j = 0; j < jobs; ++j) redis.push_back(servers.emplace_back(std::make_unique<RedisSession>(redis_url)).get());
     const SearchReport r = search(s, redis);
     if (!r.error.empty()) {
       std::cerr << "semsim check: " << r.error << "\n";

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 
 namespace semsim {
@@ -64,6 +65,16 @@ Distribution Distribution::parse(const std::string& text, Unit unit) {
   }
   throw std::invalid_argument("bad distribution '" + text +
                               "': use fixed:D, uniform:D1..D2, normal:MEAN,SD or exp:MEAN");
+}
+
+long long Distribution::lowest() const {
+  switch (kind_) {
+    case Kind::fixed:
+    case Kind::uniform: return a_;
+    case Kind::exponential: return 0;
+    case Kind::normal: return std::numeric_limits<long long>::min();
+  }
+  return std::numeric_limits<long long>::min();
 }
 
 long long Distribution::sample(Rng& rng) const {

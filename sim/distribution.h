@@ -29,6 +29,8 @@ class Distribution {
   // Whether a draw can come out below zero by design (a normal's tails aside): fixed or uniform
   // below zero, a normal with a negative mean. Delays, holds and pauses must not.
   bool negative() const { return a_ < 0; }
+  // The smallest draw possible: a normal has no bound (the lowest long long).
+  long long lowest() const;
 
  private:
   Distribution(Kind k, long long a, long long b, Unit u);

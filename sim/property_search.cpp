@@ -6,7 +6,12 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <condition_variable>
 #include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
 #include <set>
 #include <sstream>
 
@@ -121,22 +126,6 @@ CaseOutcome run_case(const GenCase& c, const SearchSettings& s, RedisSession& re
 
 namespace {
 
-// Counts discards and accepted shrinks; RapidCheck reports both only through a listener.
-class Listener : public rc::detail::TestListener {
- public:
-  explicit Listener(SearchReport& report) : report_(report) {}
-  void onTestCaseFinished(const rc::detail::CaseDescription& d) override {
-    if (d.result.type == rc::detail::CaseResult::Type::Discard) ++report_.discarded;
-  }
-  void onShrinkTried(const rc::detail::CaseDescription&, bool accepted) override {
-    if (accepted) ++report_.shrink_steps;
-  }
-  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
-
- private:
-  SearchReport& report_;
-};
-
 std::string expectation_for(Violation v) {
   switch (v) {
     case Violation::safety: return "over_admission_max = 0";
@@ -190,7 +179,78 @@ bool replay_fails(const std::string& path, const std::string& out, RedisSession&
 
 }  // namespace
 
-SearchReport search(const SearchSettings& s, RedisSession& redis) {
+namespace {
+
+// One worker thread per Redis but the first (which the calling thread drives): each runs the
+// cases handed to it on its own server. Threads live as long as the search, because a server a
+// fault restarts dies with the thread that forked it (PR_SET_PDEATHSIG).
+class Workers {
+ public:
+  explicit Workers(const std::vector<RedisSession*>& redis) : redis_(redis) {
+    for (std::size_t i = 1; i < redis.size(); ++i) threads_.emplace_back([this, i] { serve(i); });
+  }
+  ~Workers() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  std::size_t size() const { return redis_.size(); }
+  // Runs job(i, redis i) for every i < n (n <= size()) at once and waits for all of them.
+  void run(std::size_t n, const std::function<void(std::size_t, RedisSession&)>& job) {
+    {
+      std::lock_guard lock(mutex_);
+      job_ = &job;
+      todo_ = n;
+      left_ = n - 1;
+      ++round_;
+    }
+    wake_.notify_all();
+    job(0, *redis_[0]);
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return left_ == 0; });
+  }
+
+ private:
+  void serve(std::size_t i) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      const std::function<void(std::size_t, RedisSession&)>* job = nullptr;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_ || round_ != seen; });
+        if (stopping_) return;
+        seen = round_;
+        if (i >= todo_) continue;
+        job = job_;
+      }
+      (*job)(i, *redis_[i]);
+      std::lock_guard lock(mutex_);
+      if (--left_ == 0) done_.notify_all();
+    }
+  }
+  std::vector<RedisSession*> redis_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void(std::size_t, RedisSession&)>* job_ = nullptr;
+  std::size_t todo_ = 0, left_ = 0;
+  std::uint64_t round_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace
+
+SearchReport search(const SearchSettings& s, RedisSession& redis) { return search(s, std::vector<RedisSession*>{&redis}); }
+
+// The search does what RapidCheck's own driver would (cases from one seed, sizes growing, the
+// first failure shrunk greedily: the first shrink that fails the same way is taken, until none
+// does), but in batches of one case per Redis, judged in case order: the first failing case, its
+// shrinks and the counterexample are the same whatever the number of servers. A batch runs cases
+// past the first failure too; they are not counted.
+SearchReport search(const SearchSettings& s, const std::vector<RedisSession*>& redis) {
   SearchReport report;
   GenSettings g;
   g.max_clients = s.max_clients;
@@ -199,7 +259,9 @@ SearchReport search(const SearchSettings& s, RedisSession& redis) {
   g.server_faults = s.server_faults;
   if (s.preconditions) g.pre = preconditions_for(s.variant);
   if (s.allow_delay) g.pre.no_delay = false;
-  const std::string scratch = (fs::path(s.out) / "case").string();
+  const auto scratch = [&](std::size_t job) {
+    return (fs::path(s.out) / (job == 0 ? std::string("case") : "case-" + std::to_string(job))).string();
+  };
 
   Stopwatch watch;
   double last_progress = -1;
@@ -216,80 +278,111 @@ SearchReport search(const SearchSettings& s, RedisSession& redis) {
     std::cerr << std::flush;
   };
 
-  bool failed_once = false;
-  const auto property = [&] {
-    const GenCase c = *gen_case(g);
-    // normalize() already keeps cases inside the preconditions; this guards that guard.
-    RC_PRE(meets(c, g));
-    if (!report.error.empty()) return;  // the search is broken: let RapidCheck finish quickly
-    ++(failed_once ? report.shrink_tries : report.cases_run);
-    CaseOutcome o;
-    try {
-      o = run_case(c, s, redis, scratch);
-    } catch (const std::exception& e) {
-      report.error = e.what();
-      return;
+  Workers workers(redis);
+  // Runs the cases in batches of one per server, in order; returns the index of the first whose
+  // outcome `fails` accepts (its outcome in `outcome`), or -1. `counted` is called for each case
+  // judged before it (and for it), in order.
+  const auto first_failing = [&](const std::vector<rc::Shrinkable<GenCase>>& cases, auto fails, auto counted,
+                                 CaseOutcome& outcome) -> long {
+    for (std::size_t from = 0; from < cases.size(); from += workers.size()) {
+      const std::size_t n = std::min(workers.size(), cases.size() - from);
+      std::vector<CaseOutcome> outcomes(n);
+      std::vector<std::string> errors(n);
+      // Values here: RapidCheck builds them lazily, with state of the thread that generated them.
+      std::vector<GenCase> values;
+      for (std::size_t i = 0; i < n; ++i) values.push_back(cases[from + i].value());
+      workers.run(n, [&](std::size_t i, RedisSession& r) {
+        try {
+          outcomes[i] = run_case(values[i], s, r, scratch(i));
+        } catch (const std::exception& e) {
+          errors[i] = e.what();
+        }
+      });
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!errors[i].empty()) {
+          report.error = errors[i];
+          return -1;
+        }
+        counted();
+        progress(false);
+        if (fails(outcomes[i])) {
+          outcome = std::move(outcomes[i]);
+          return static_cast<long>(from + i);
+        }
+      }
     }
-    progress(false);
-    if (o.violation == Violation::none) return;
-    if (!failed_once) {
-      failed_once = true;
-      report.first = c;
-      report.first_failure_case = report.cases_run;
-      report.seconds_to_first_failure = watch.seconds();
-      report.violation = o.violation;
-    } else if (o.violation != report.violation) {
-      return;  // shrink towards the property first broken, not another one
-    }
-    // RapidCheck accepts a shrink only if it fails too and tries no other case after the last
-    // accepted one fails: the last failing invocation is the minimal counterexample.
-    report.minimal = c;
-    report.minimal_outcome = o;
-    RC_FAIL(o.detail);
+    return -1;
   };
 
-  rc::detail::TestParams params;
-  params.seed = s.seed;
-  params.maxSuccess = s.cases;
-  params.maxSize = 100;
-  params.maxDiscardRatio = 10;
-  // Explicit parameters rather than RC_PARAMS: the search must not change with the caller's
-  // environment, and the listener gives us discards and shrink steps.
-  Listener listener(report);
-  {
-    // RapidCheck loads its global configuration on a failure and prints it to stderr (with a
-    // random seed we do not use). Load it now, silently: our parameters above decide the search.
-    std::ostringstream sink;
-    std::streambuf* saved = std::cerr.rdbuf(sink.rdbuf());
-    rc::detail::configuration();
-    std::cerr.rdbuf(saved);
+  // The cases, generated up front from the seed (cheap next to running them): a case's size grows
+  // with its index, as RapidCheck's do; cases outside the preconditions are discarded.
+  constexpr int kMaxSize = 100, kMaxDiscardRatio = 10;
+  rc::Random random(s.seed);
+  const rc::Gen<GenCase> gen = gen_case(g);
+  std::optional<rc::Shrinkable<GenCase>> first;
+  for (int k = 0; k < s.cases && !first && report.error.empty();) {
+    std::vector<rc::Shrinkable<GenCase>> batch;
+    while (batch.size() < workers.size() && k + static_cast<int>(batch.size()) < s.cases) {
+      const int size = s.cases > 1 ? (k + static_cast<int>(batch.size())) * kMaxSize / (s.cases - 1) : kMaxSize;
+      rc::Shrinkable<GenCase> c = gen(random.split(), std::min(size, kMaxSize));
+      // normalize() already keeps cases inside the preconditions; this guards that guard.
+      if (!meets(c.value(), g)) {
+        if (++report.discarded > kMaxDiscardRatio * s.cases) {
+          report.error = "gave up: more than " + std::to_string(kMaxDiscardRatio) + " discarded cases per case run";
+          return report;
+        }
+        continue;
+      }
+      batch.push_back(std::move(c));
+    }
+    CaseOutcome outcome;
+    const long at = first_failing(batch, [](const CaseOutcome& o) { return o.violation != Violation::none; },
+                                  [&] { ++report.cases_run; }, outcome);
+    k += static_cast<int>(batch.size());
+    if (at < 0) continue;
+    first = batch[static_cast<std::size_t>(at)];
+    report.first = first->value();
+    report.first_failure_case = report.cases_run;
+    report.seconds_to_first_failure = watch.seconds();
+    report.violation = outcome.violation;
+    report.minimal = report.first;
+    report.minimal_outcome = std::move(outcome);
   }
-  rc::detail::TestMetadata metadata{"semsim check " + s.variant, "semsim check " + s.variant};
-  const rc::detail::TestResult result = rc::detail::checkTestable(property, metadata, params, listener);
+  if (!report.error.empty() || !first) {
+    report.seconds = watch.seconds();
+    if (s.progress) std::cerr << "\r\033[K" << std::flush;
+    if (report.error.empty())
+      for (std::size_t job = 0; job < redis.size(); ++job) fs::remove_all(scratch(job));
+    return report;
+  }
+
+  // Shrinking: towards the property first broken, not another one.
+  const auto same = [&](const CaseOutcome& o) { return o.violation == report.violation; };
+  for (rc::Shrinkable<GenCase> current = *first;;) {
+    std::vector<rc::Shrinkable<GenCase>> shrinks;
+    auto seq = current.shrinks();
+    while (auto next = seq.next()) shrinks.push_back(std::move(*next));
+    CaseOutcome outcome;
+    const long at = first_failing(shrinks, same, [&] { ++report.shrink_tries; }, outcome);
+    if (!report.error.empty()) return report;
+    if (at < 0) break;
+    ++report.shrink_steps;
+    current = shrinks[static_cast<std::size_t>(at)];
+    report.minimal = current.value();
+    report.minimal_outcome = std::move(outcome);
+  }
   report.seconds = watch.seconds();
   if (s.progress) std::cerr << "\r\033[K" << std::flush;
-  if (!report.error.empty()) return report;
-  if (result.is<rc::detail::GaveUpResult>()) {
-    report.error = "RapidCheck gave up: " + result.get<rc::detail::GaveUpResult>().description;
-    return report;
-  }
-  if (result.is<rc::detail::Error>()) {
-    report.error = "RapidCheck: " + result.get<rc::detail::Error>().description;
-    return report;
-  }
-  if (!failed_once) {
-    fs::remove_all(scratch);
-    return report;
-  }
 
   report.found = true;
   // The recorded case must still fail when run alone: virtual mode is deterministic.
-  const CaseOutcome again = run_case(report.minimal, s, redis, scratch);
+  RedisSession& main_redis = *redis.front();
+  const CaseOutcome again = run_case(report.minimal, s, main_redis, scratch(0));
   if (again.violation != report.violation)
     report.error = "the shrunk case did not fail again when re-run alone (" + std::string(to_string(again.violation)) + ")";
-  fs::remove_all(scratch);
+  for (std::size_t job = 0; job < redis.size(); ++job) fs::remove_all(scratch(job));
   report.counterexample = write_counterexample(s, report);
-  report.replay_failed = replay_fails(report.counterexample, s.out, redis);
+  report.replay_failed = replay_fails(report.counterexample, s.out, main_redis);
   return report;
 }
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "reports/summary.h"
 #include "sim/redis_session.h"
@@ -82,6 +83,9 @@ struct SearchReport {
 
 // Runs the search; on a violation writes <out>/counterexample.ini (+ clients.csv, actions.csv)
 // and replays it once to confirm.
+// `redis`: one server per job (check --jobs N), cases in batches of one per server; the report is
+// the same whatever their number (but for the seconds).
+SearchReport search(const SearchSettings& settings, const std::vector<RedisSession*>& redis);
 SearchReport search(const SearchSettings& settings, RedisSession& redis);
 
 }  // namespace semsim

@@ -46,6 +46,8 @@ class RedisLink {
   void tolerate_interrupts(int count);
   // Redis commands sent over this link so far.
   std::uint64_t commands_sent() const;
+  // flush() calls that had requests to wait for: one pipeline out, its replies back.
+  std::uint64_t round_trips() const;
 
   struct Impl;
 

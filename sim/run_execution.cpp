@@ -98,7 +98,8 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
     log << "warning: paced mode fell behind the wall clock by up to " << output.result.max_lag.count() / 1000
         << " ms (too much load for real time): Redis-side expiry happened that much early in true time\n";
   clean_or_say_what_is_left(redis, prefix);
-  output.summary = checker.finish(RunStats{static_cast<std::int64_t>(output.result.commands), output.result.wall_s});
+  output.summary = checker.finish(RunStats{static_cast<std::int64_t>(output.result.commands), output.result.wall_s,
+                                                  static_cast<std::int64_t>(output.result.round_trips)});
   if (files.summary) {
     const fs::path out(options.out);
     write_summary_csv((out / "summary.csv").string(), output.summary);

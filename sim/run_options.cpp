@@ -78,7 +78,10 @@ po::options_description run_options_description() {
     ("redis", po::value<std::string>(), "redis://[user@]host:port[/db] or unix:///path (default: an embedded server); "
                                         "password from SEMSIM_REDIS_PASSWORD")
     ("out", text(d.out), "output folder (history.csv, summary.csv, run.ini, charts)")
-    ("no-charts", po::bool_switch(), "do not draw charts");
+    ("no-charts", po::bool_switch(), "do not draw charts")
+    ("no-pipeline", po::bool_switch(), "virtual mode: send each instant's requests on their own and wait for the "
+                                       "replies, instead of pipelining every request that nothing pending can "
+                                       "precede (same history, slower; for comparison)");
   return o;
 }
 
@@ -260,6 +263,7 @@ RunOptions run_options_from(const po::variables_map& vm, const std::string& base
   if (vm.count("redis")) o.redis_url = get(vm, "redis");
   o.out = get(vm, "out");
   o.charts = !(vm.count("no-charts") && vm["no-charts"].as<bool>());
+  o.pipeline = !(vm.count("no-pipeline") && vm["no-pipeline"].as<bool>());
   return o;
 }
 
@@ -306,6 +310,7 @@ void write_run_ini(std::ostream& out, const RunOptions& o) {
       << "fill-memory = " << (o.fill_memory ? "true" : "false") << "\n"
       << "seed = " << o.seed << "\n"
       << "mode = " << to_string(o.mode) << "\n";
+  if (!o.pipeline) out << "no-pipeline = true\n";
   if (!o.clients_file.empty()) out << "clients-file = " << std::filesystem::absolute(o.clients_file).string() << "\n";
   if (!o.actions_file.empty()) out << "actions-file = " << std::filesystem::absolute(o.actions_file).string() << "\n";
 }

@@ -57,6 +57,9 @@ struct RunOptions {
   std::string redis_url;     // empty: the embedded server
   std::string out = "semsim-out";
   bool charts = true;
+  // Virtual mode: send every delivery that nothing still pending can precede as one pipeline
+  // (same history, fewer round trips). --no-pipeline: one batch per instant, as before.
+  bool pipeline = true;
   bool progress = true;  // the run's own progress line on a terminal (off in sweeps, which show theirs)
 };
 

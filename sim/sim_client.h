@@ -25,6 +25,7 @@ class SimClient final : public Client, private Redis {
   int id() const { return id_; }
   Rng& rng() { return rng_; }
   ClientClock& clock() { return clock_; }
+  const ClientNetwork& network() const { return network_; }
 
   // Client
   Redis& redis() override { return *this; }

@@ -1,5 +1,6 @@
 #include "sim/simulation.h"
 
+#include <algorithm>
 #include <memory>
 #include <set>
 
@@ -64,6 +65,23 @@ void execute_deliveries(std::vector<Delivery> batch, RedisLink& link, Micros tim
   for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(replies[i]));
 }
 
+// Sends deliveries taken ahead (Scheduler::take_ahead) as one pipeline, in order, and queues each
+// reply at its delivery's place: its `done` runs when the delivery's turn comes, as without the
+// lookahead. Throws LinkError when Redis is gone, as execute_deliveries does.
+void send_ahead(Scheduler& scheduler, std::vector<Scheduler::Ahead> ahead, RedisLink& link, Micros timeout,
+                const std::function<void()>& unblock) {
+  std::erase_if(ahead, [](const Scheduler::Ahead& a) { return a.delivery.dropped(); });  // lost with their connection
+  if (ahead.empty()) return;
+  auto replies = std::make_shared<std::vector<std::vector<Reply>>>(ahead.size());
+  for (std::size_t i = 0; i < ahead.size(); ++i)
+    link.submit(std::move(ahead[i].delivery.commands),
+                [replies, i](std::vector<Reply> r, std::exception_ptr) { (*replies)[i] = std::move(r); });
+  link.flush(std::chrono::ceil<std::chrono::milliseconds>(timeout), kBlockedAfter, unblock);
+  for (std::size_t i = 0; i < ahead.size(); ++i)
+    scheduler.reply_at(ahead[i].time, ahead[i].seq,
+                       [replies, i, done = std::move(ahead[i].delivery.done)] { done(std::move((*replies)[i])); });
+}
+
 Simulation::~Simulation() = default;
 
 void Simulation::check_server_actions() const {
@@ -103,8 +121,8 @@ RunResult Simulation::run() {
     else redis_clock_->release();
   }
   // Commands sent over links that faults replaced, and the count the current one started at.
-  std::uint64_t commands_retired_links = 0;
-  std::uint64_t commands_before = link_->commands_sent();
+  std::uint64_t commands_retired_links = 0, round_trips_retired_links = 0;
+  std::uint64_t commands_before = link_->commands_sent(), round_trips_before = link_->round_trips();
   check_server_actions();
   Stopwatch wall;
   Pacer pacer;
@@ -114,6 +132,10 @@ RunResult Simulation::run() {
   // With Redis's clock standing still between deliveries, a blocked WAIT would wait for ever.
   std::function<void()> unblock;
   if (control_ && redis_clock_ && o.mode == TimeMode::virtual_time) unblock = [this] { control_->unblock(); };
+  // Lookahead pipelining (virtual mode): the smallest delays with which anything still to run can
+  // make a request reach Redis. Zero while the harness, whose network has no delay, may send.
+  const bool lookahead = o.mode == TimeMode::virtual_time && o.pipeline;
+  Micros min_send{0}, min_round_trip{0};
   // Runs events until the queue is empty or `until` (exclusive) is reached.
   const auto drive = [&](Micros until) {
     while (!s.scheduler.empty() && s.scheduler.next_time() < until) {
@@ -124,6 +146,16 @@ RunResult Simulation::run() {
       if (o.mode == TimeMode::paced) {
         if (!pacer.wait_until(s.scheduler.next_time(), [] { return interrupt_signal() != 0; })) continue;
         result.max_lag = std::max(result.max_lag, pacer.lag(s.scheduler.next_time()));
+      }
+      if (lookahead && s.held.empty() && s.scheduler.next_is_delivery() &&
+          s.scheduler.next_time() >= s.redis_paused_until) {
+        const Micros t = s.scheduler.next_time();
+        // Redis's clock is one page that every command reads: with it, one pipeline is one instant.
+        const Micros last = redis_clock_ ? t : Micros::max();
+        if (redis_clock_) redis_clock_->set(server_clock.read(t));
+        send_ahead(s.scheduler, s.scheduler.take_ahead({until, last, min_send, min_round_trip}), *link_,
+                   options_.command_timeout, unblock);  // LinkError: Redis is gone
+        continue;
       }
       std::vector<Delivery> batch = s.scheduler.next();
       if (s.scheduler.now() < s.redis_paused_until) {
@@ -183,6 +215,17 @@ RunResult Simulation::run() {
   }
   for (int c = 1; c <= o.clients; ++c)
     if (!scripted.count(c)) s.clients[c]->spawn(s.workload->loop(*s.clients[c]));
+  const bool harness_sends = (o.sample_every.count() > 0 && !semaphore_.admission_set().empty()) || o.fill_memory ||
+                             std::any_of(actions.begin(), actions.end(), [](const ScriptedAction& a) { return a.client == 0 && !a.on_server(); });
+  if (!harness_sends && o.clients > 0) {
+    min_send = Micros::max();
+    Micros min_reply = Micros::max();
+    for (int c = 1; c <= o.clients; ++c) {
+      min_send = std::min(min_send, s.clients[c]->network().min_outbound());
+      min_reply = std::min(min_reply, s.clients[c]->network().min_inbound());
+    }
+    min_round_trip = min_send + min_reply;
+  }
   if (o.sample_every.count() > 0 && !semaphore_.admission_set().empty())
     s.clients[0]->spawn(s.workload->sample(*s.clients[0], semaphore_.admission_set(), o.sample_every));
   if (o.fill_memory) s.clients[0]->spawn(s.workload->fill(*s.clients[0], key_prefix_));
@@ -191,10 +234,12 @@ RunResult Simulation::run() {
   // drops, and what was in flight ends as `info`. The row comes first, then those outcomes.
   const auto on_a_new_link = [&](auto fault) {  // the fault replaces the link: count what the old one sent
     commands_retired_links += link_->commands_sent() - commands_before;
+    round_trips_retired_links += link_->round_trips() - round_trips_before;
     link_ = nullptr;
     fault();
     link_ = &control_->link();
     commands_before = link_->commands_sent();
+    round_trips_before = link_->round_trips();
   };
   // Redis came back without its data: the variant sets itself up again (a script's setup step)
   // before any client's request reaches it.
@@ -242,7 +287,7 @@ RunResult Simulation::run() {
       case K::redis_pause:
         s.recorder.record(0, now, Op::redis_pause, Phase::ok, {}, "length_us=" + std::to_string(a.arg->count()));
         s.redis_paused_until = std::max(s.redis_paused_until, now + *a.arg);
-        s.scheduler.at(s.redis_paused_until, [] {});  // the held requests run then, even if nothing else does
+        s.scheduler.fence_at(s.redis_paused_until, [] {});  // the held requests run then, even if nothing else does
         break;
       default:
         break;
@@ -251,7 +296,7 @@ RunResult Simulation::run() {
   // A failover loses the writes of its last LAG: its replica stops replicating then.
   for (const ScriptedAction& a : actions)
     if (a.kind == ScriptedAction::Kind::failover)
-      s.scheduler.at(std::max(Micros(0), a.at - *a.arg), [&] { control_->cut_off_replica(); });
+      s.scheduler.fence_at(std::max(Micros(0), a.at - *a.arg), [&] { control_->cut_off_replica(); });
 
   // Server faults at rates: Poisson arrivals, drawn up front from Redis's own stream.
   Rng server_rng(client_seed(0, Salt::server_faults));
@@ -272,7 +317,12 @@ RunResult Simulation::run() {
   // Scripted actions: faults act on the client itself; operations run as tasks of the client.
   Faults faults(s.scheduler, *s.workload);
   for (const ScriptedAction& a : actions) {
-    s.scheduler.at(a.at, [&s, &faults, &server_clock, &server_fault, a] {
+    // Server faults and Redis's clock jumps act on Redis or on the connections: nothing goes ahead of them.
+    const auto schedule = [&](Micros t, std::function<void()> step) {
+      if (a.on_server()) s.scheduler.fence_at(t, std::move(step));
+      else s.scheduler.at(t, std::move(step));
+    };
+    schedule(a.at, [&s, &faults, &server_clock, &server_fault, a] {
       SimClient& client = *s.clients[a.client];
       using K = ScriptedAction::Kind;
       switch (a.kind) {
@@ -315,6 +365,7 @@ RunResult Simulation::run() {
     s.scheduler.advance_to(end);
   }
   result.commands = commands_retired_links + link_->commands_sent() - commands_before;
+  result.round_trips = round_trips_retired_links + link_->round_trips() - round_trips_before;
   const std::string counts = "commands=" + std::to_string(result.commands);
   std::string reason = result.stop_reason;  // quoted in the row: no double quote inside
   for (char& c : reason)
@@ -322,6 +373,7 @@ RunResult Simulation::run() {
   s.recorder.record(0, s.scheduler.now(), Op::run, result.completed ? Phase::ok : Phase::fail, {},
                     result.completed ? counts : "reason=\"" + reason + "\" " + counts);
   result.events = s.recorder.events();
+  if (getenv("SEMSIM_DEBUG_RT")) fprintf(stderr, "round trips %llu commands %llu\n", (unsigned long long)link_->round_trips(), (unsigned long long)result.commands);
   result.wall_s = wall.seconds();
   return result;
 }

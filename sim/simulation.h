@@ -23,6 +23,7 @@ struct RunResult {
   bool completed = false;   // reached the end of its duration
   std::string stop_reason;  // why not: "interrupted by signal 2", "redis: ..."
   std::uint64_t commands = 0;
+  std::uint64_t round_trips = 0;  // pipelines sent to Redis and answered
   std::uint64_t events = 0;
   double wall_s = 0;
   Micros max_lag{0};  // paced mode: how far the simulation fell behind the wall clock

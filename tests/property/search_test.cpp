@@ -88,6 +88,28 @@ TEST_F(Search, BasicIsFoundToOverAdmitAndShrunkToAFewClients) {
   EXPECT_EQ(r.first_failure_case, again.first_failure_case);
 }
 
+// check --jobs N: cases in batches of one per server, judged in case order, so that the first
+// failing case, its shrinking and the counterexample are the same with one server or three.
+TEST_F(Search, TheSameSeedFindsTheSameCounterexampleWhateverTheNumberOfServers) {
+  SearchSettings s;
+  s.variant = "basic";
+  s.cases = 200;
+  s.seed = 3;
+  s.out = dir("jobs-1");
+  const SearchReport one = search(s, redis());
+  RedisSession second(""), third("");  // started on this (the main) thread
+  s.out = dir("jobs-3");
+  const SearchReport three = search(s, std::vector<RedisSession*>{&redis(), &second, &third});
+  ASSERT_TRUE(one.error.empty() && three.error.empty()) << one.error << three.error;
+  ASSERT_TRUE(one.found && three.found);
+  EXPECT_EQ(one.first_failure_case, three.first_failure_case);
+  EXPECT_EQ(one.first, three.first);
+  EXPECT_EQ(one.minimal, three.minimal);
+  EXPECT_EQ(one.shrink_steps, three.shrink_steps);
+  EXPECT_EQ(one.shrink_tries, three.shrink_tries);
+  EXPECT_EQ(one.cases_run, three.cases_run);
+}
+
 TEST_F(Search, FairIsFoundToOverAdmitOnceDelayIsAllowed) {
   SearchSettings s;
   s.variant = "fair";

@@ -57,7 +57,7 @@ std::vector<std::vector<std::string>> deterministic_rows(const fs::path& p) {
   auto rows = csv_rows(p);
   std::set<std::size_t> wall;
   for (std::size_t i = 0; i < rows.at(0).size(); ++i)
-    if (rows[0][i] == "wall_s" || rows[0][i] == "commands_per_s") wall.insert(i);
+    if (rows[0][i] == "wall_s" || rows[0][i].ends_with("_per_s") || rows[0][i] == "speed_x") wall.insert(i);
   for (auto& row : rows)
     for (auto it = wall.rbegin(); it != wall.rend(); ++it)
       if (*it < row.size()) row.erase(row.begin() + static_cast<std::ptrdiff_t>(*it));

@@ -126,8 +126,15 @@ TEST_F(SimulationTest, SkewMakesBasicOverAdmitAndTheCheckerSeesIt) {
 
 TEST_F(SimulationTest, AnalyzingTheHistoryGivesTheRunsSummary) {
   const RunOutput out = run(skewed_basic(11), "analyze");
-  Summary again = analyze_history(dir("analyze") + "/history.csv", {}, RunStats{{}, out.summary.wall_s});
+  // Round trips are the run's statistic, not the history's: given like wall_s.
+  Summary again = analyze_history(dir("analyze") + "/history.csv", {}, RunStats{{}, out.summary.wall_s, out.summary.round_trips});
   EXPECT_EQ(summary_csv_row(again), summary_csv_row(out.summary));
+  // Each acquire, release or refresh outcome is one operation; the run's pipelines were counted.
+  EXPECT_GT(out.summary.operations, out.summary.acquires);  // the acquires end, and releases follow grants
+  ASSERT_TRUE(out.summary.round_trips && out.summary.speed_x && out.summary.operations_per_s);
+  EXPECT_GT(*out.summary.round_trips, 0);
+  EXPECT_LT(*out.summary.round_trips, *out.summary.commands);  // pipelined: fewer round trips than commands
+  EXPECT_NEAR(*out.summary.speed_x, 2.0 / *out.summary.wall_s, 0.01 / *out.summary.wall_s);
 }
 
 TEST_F(SimulationTest, PausesAndCrashesAtARateAreRecordedAndReplayedBySeed) {
