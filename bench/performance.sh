@@ -32,17 +32,17 @@ for variant in lua fair basic; do
   "$semsim" run --redis "$url" --variant "$variant" --mode virtual --clients 1000 --limit 50 \
     --delay uniform:0.5ms..2ms --duration 20s --sample-every 0 --seed 1 --no-charts --out "$work/v-$variant" >/dev/null 2>&1
   b2=$(bench); base=$(python3 -c "import sys; print((float(sys.argv[1]) + float(sys.argv[2])) / 2)" "$b1" "$b2")
-  ops=$(col "$work/v-$variant/summary.csv" operations_per_s)
+  ops=$(col "$work/v-$variant/throughput.csv" operations_per_s)
   row "virtual $variant, 1000 clients: operations/s" "$ops" "redis-benchmark -c 1: ${base%.*}/s" "$(ratio "$ops" "$base")"
   row "  same run: commands/s, round trips/s" "$(col "$work/v-$variant/summary.csv" commands_per_s)" \
-    "round trips/s: $(col "$work/v-$variant/summary.csv" round_trips_per_s)" ""
+    "round trips/s: $(col "$work/v-$variant/throughput.csv" round_trips_per_s)" ""
   row "  against the pipelined ceiling" "$ops" "redis-benchmark -c 1 -P 16: ${p16%.*}/s" "$(ratio "$ops" "$p16")"
-  row "  speed_x" "$(col "$work/v-$variant/summary.csv" speed_x)" "real time: 1" "$(col "$work/v-$variant/summary.csv" speed_x)x"
+  row "  speed_x" "$(col "$work/v-$variant/throughput.csv" speed_x)" "real time: 1" "$(col "$work/v-$variant/throughput.csv" speed_x)x"
 done
 for clients in 100 1000 10000; do
   "$semsim" run --redis "$url" --variant lua --mode virtual --clients "$clients" --limit 50 \
     --delay uniform:0.5ms..2ms --duration 5s --sample-every 0 --seed 1 --no-charts --out "$work/s$clients" >/dev/null 2>&1
-  speed=$(col "$work/s$clients/summary.csv" speed_x)
+  speed=$(col "$work/s$clients/throughput.csv" speed_x)
   row "speed_x, virtual lua, $clients clients, 5 s" "$speed" "real time: 1" "${speed}x"
 done
 

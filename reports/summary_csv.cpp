@@ -32,8 +32,7 @@ std::string summary_csv_header() {
          "unknown,acquire_unknown,max_possible_holders,possible_over_limit_ms,steals,episodes,"
          "longest_wait_ms,longest_wait_client,skew_success_correlation,skew_success_slope,"
          "liveness_gaps,longest_no_grant_ms,liveness_bound_ms,events,history_ms,status,safety,liveness,"
-         "samples,stale_samples,max_stale,server_faults,lost_permits,"
-         "operations,operations_per_s,round_trips,round_trips_per_s,speed_x";
+         "samples,stale_samples,max_stale,server_faults,lost_permits,operations";
 }
 
 std::string summary_csv_row(const Summary& s) {
@@ -85,11 +84,19 @@ std::string summary_csv_row(const Summary& s) {
   col(std::to_string(s.server_faults));
   col(std::to_string(s.lost_permits));
   col(std::to_string(s.operations));
-  col(fixed(s.operations_per_s, 1));
-  col(opt_int(s.round_trips));
-  col(fixed(s.round_trips_per_s, 1));
-  col(fixed(s.speed_x, 2));
   return r;
+}
+
+// The run's speed lives apart from summary.csv: it depends on the machine, not on the history,
+// and `semsim analyze` must give every column of summary.csv back from the history alone.
+void write_throughput_csv(const std::string& path, const Summary& s) {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
+  out << "wall_s,commands,commands_per_s,operations,operations_per_s,round_trips,round_trips_per_s,speed_x\n"
+      << fixed(s.wall_s, 3) << ',' << opt_int(s.commands) << ',' << fixed(s.commands_per_s, 1) << ',' << s.operations
+      << ',' << fixed(s.operations_per_s, 1) << ',' << opt_int(s.round_trips) << ',' << fixed(s.round_trips_per_s, 1)
+      << ',' << fixed(s.speed_x, 2) << '\n';
+  if (!out.flush()) throw std::runtime_error("cannot write " + path);
 }
 
 void write_summary_csv(const std::string& path, const Summary& s) {

@@ -15,6 +15,9 @@ std::string summary_csv_header();
 std::string summary_csv_row(const Summary& s);
 // Writes header + row (truncating `path`). Throws std::runtime_error if it cannot.
 void write_summary_csv(const std::string& path, const Summary& s);
+// throughput.csv: the run's speed on this machine (wall_s, commands, operations and round trips
+// with their rates per wall second, speed_x), which no history holds. Throws as above.
+void write_throughput_csv(const std::string& path, const Summary& s);
 
 // A sweep (semsim compare): header "parameter,value," + the summary header + the derived
 // metrics of reports/sweep_metrics.h (over_admitting, ...); one row per run.

@@ -103,6 +103,7 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
   if (files.summary) {
     const fs::path out(options.out);
     write_summary_csv((out / "summary.csv").string(), output.summary);
+    write_throughput_csv((out / "throughput.csv").string(), output.summary);
     if (files.history) write_timeline_html((out / "history.csv").string(), (out / "timeline.html").string(), output.summary);
     if (options.charts) draw_run_charts(options.out, output.summary, log);
   }

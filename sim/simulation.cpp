@@ -373,7 +373,6 @@ RunResult Simulation::run() {
   s.recorder.record(0, s.scheduler.now(), Op::run, result.completed ? Phase::ok : Phase::fail, {},
                     result.completed ? counts : "reason=\"" + reason + "\" " + counts);
   result.events = s.recorder.events();
-  if (getenv("SEMSIM_DEBUG_RT")) fprintf(stderr, "round trips %llu commands %llu\n", (unsigned long long)link_->round_trips(), (unsigned long long)result.commands);
   result.wall_s = wall.seconds();
   return result;
 }
