@@ -7,7 +7,7 @@
 // Key: <name> ZSET, member = identifier, score = the acquirer's Client::now() in microseconds.
 #include "algorithms/basic.h"
 
-#include "algorithms/protocol.h"
+#include "algorithms/api/protocol.h"
 
 namespace semsim {
 

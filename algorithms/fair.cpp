@@ -10,7 +10,7 @@
 // Keys (fair-global-counter): <name>:time, <name>:count, <prefix>semaphore:count (shared).
 #include "algorithms/fair.h"
 
-#include "algorithms/protocol.h"
+#include "algorithms/api/protocol.h"
 
 namespace semsim {
 

@@ -6,7 +6,7 @@
 
 #include "algorithms/registry.h"
 
-#include "algorithms/semaphore.h"
+#include "algorithms/api/semaphore.h"
 
 namespace semsim {
 

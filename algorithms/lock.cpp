@@ -4,7 +4,7 @@
 // Key: <prefix>lock:<own segment> STRING = the holder's identifier (TTL in seconds, or none).
 #include "algorithms/lock.h"
 
-#include "algorithms/protocol.h"
+#include "algorithms/api/protocol.h"
 
 namespace semsim {
 namespace {

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "algorithms/client.h"
-#include "algorithms/task.h"
+#include "algorithms/api/client.h"
+#include "algorithms/api/task.h"
 
 namespace semsim {
 

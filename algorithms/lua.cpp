@@ -11,7 +11,7 @@
 // (server restarted or SCRIPT FLUSH) loads the script again and retries once.
 #include "algorithms/lua.h"
 
-#include "algorithms/protocol.h"
+#include "algorithms/api/protocol.h"
 
 namespace semsim {
 namespace {

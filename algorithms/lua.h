@@ -4,7 +4,7 @@
 
 #include "algorithms/registry.h"
 
-#include "algorithms/semaphore.h"
+#include "algorithms/api/semaphore.h"
 
 namespace semsim {
 

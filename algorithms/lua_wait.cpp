@@ -9,7 +9,7 @@
 // under any load this harness puts on it, so that the outcome does not depend on scheduling.
 #include "algorithms/lua_wait.h"
 
-#include "algorithms/protocol.h"
+#include "algorithms/api/protocol.h"
 
 namespace semsim {
 

@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "algorithms/semaphore.h"
+#include "algorithms/api/semaphore.h"
 
 namespace semsim {
 

@@ -13,7 +13,7 @@
 #include "algorithms/lua.h"
 #include "algorithms/lua_wait.h"
 #include "algorithms/planted.h"
-#include "algorithms/script_variant.h"
+#include "algorithms/scripts/script_variant.h"
 #include "algorithms/ttl_key.h"
 
 namespace semsim {

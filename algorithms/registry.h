@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/semaphore.h"
+#include "algorithms/api/semaphore.h"
 
 namespace semsim {
 

@@ -12,7 +12,7 @@
 // a holder's key would outlive or undercut the simulated timeout.
 #include "algorithms/ttl_key.h"
 
-#include "algorithms/protocol.h"
+#include "algorithms/api/protocol.h"
 
 namespace semsim {
 

@@ -13,8 +13,8 @@
 #include <iostream>
 #include <string>
 
-#include "reports/analysis.h"
-#include "reports/synthetic_history.h"
+#include "reports/outputs/analysis.h"
+#include "tests/reports/synthetic_history.h"
 
 namespace {
 

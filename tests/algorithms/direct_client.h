@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/client.h"
-#include "algorithms/redis.h"
-#include "algorithms/semaphore.h"
-#include "sim/embedded_redis.h"
-#include "sim/redis_link.h"
+#include "algorithms/api/client.h"
+#include "algorithms/api/redis.h"
+#include "algorithms/api/semaphore.h"
+#include "sim/redis/embedded_redis.h"
+#include "sim/redis/redis_link.h"
 
 namespace semsim::test {
 

@@ -10,9 +10,9 @@
 #include <sstream>
 #include <string>
 
+#include "algorithms/api/semaphore.h"
 #include "algorithms/lua.h"
-#include "algorithms/script_variant.h"
-#include "algorithms/semaphore.h"
+#include "algorithms/scripts/script_variant.h"
 #include "tests/algorithms/direct_client.h"
 
 namespace semsim::test {

@@ -6,9 +6,9 @@
 #include <chrono>
 #include <thread>
 
+#include "algorithms/api/semaphore.h"
 #include "algorithms/fair.h"
 #include "algorithms/lock.h"
-#include "algorithms/semaphore.h"
 #include "tests/algorithms/direct_client.h"
 
 namespace semsim::test {

@@ -6,7 +6,7 @@
 #include <deque>
 #include <thread>
 
-#include "algorithms/semaphore.h"
+#include "algorithms/api/semaphore.h"
 #include "tests/algorithms/direct_client.h"
 
 namespace semsim::test {

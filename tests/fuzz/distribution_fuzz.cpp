@@ -2,7 +2,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/distribution.h"
+#include "sim/core/distribution.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

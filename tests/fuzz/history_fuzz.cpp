@@ -1,7 +1,7 @@
 // history.csv: the reader and the whole checker (what `semsim analyze` does).
 #include "fuzz_input.h"
-#include "reports/analysis.h"
-#include "reports/history_error.h"
+#include "reports/history/history_error.h"
+#include "reports/outputs/analysis.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

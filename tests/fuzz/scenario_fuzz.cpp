@@ -1,7 +1,7 @@
 // Scenario files (INI): options, sweeps and expectations, and the clients/actions files they name.
 #include "fuzz_input.h"
-#include "sim/client_table.h"
-#include "sim/scenario.h"
+#include "sim/scenario/client_table.h"
+#include "sim/scenario/scenario.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

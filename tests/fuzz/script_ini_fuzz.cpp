@@ -1,5 +1,5 @@
 // A script variant's INI file (keys, placeholders, reply matchers); the scripts it names exist.
-#include "algorithms/script_variant.h"
+#include "algorithms/scripts/script_variant.h"
 #include "fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,6 +1,6 @@
 // clients.csv and actions.csv.
 #include "fuzz_input.h"
-#include "sim/client_table.h"
+#include "sim/scenario/client_table.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string path = semsim::fuzz::as_file(data, size, "table.csv");

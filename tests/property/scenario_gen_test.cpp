@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "reports/history_writer.h"
-#include "sim/property_search.h"
-#include "sim/scenario_gen.h"
+#include "reports/history/history_writer.h"
+#include "sim/search/property_search.h"
+#include "sim/search/scenario_gen.h"
 
 namespace semsim {
 namespace {

@@ -11,9 +11,9 @@
 #include <regex>
 #include <sstream>
 
-#include "sim/property_search.h"
-#include "sim/redis_session.h"
-#include "sim/scenario_gen.h"
+#include "sim/redis/redis_session.h"
+#include "sim/search/property_search.h"
+#include "sim/search/scenario_gen.h"
 
 namespace semsim {
 namespace {

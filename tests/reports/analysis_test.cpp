@@ -7,8 +7,8 @@
 
 #include <unistd.h>
 
-#include "reports/analysis.h"
-#include "reports/synthetic_history.h"
+#include "reports/outputs/analysis.h"
+#include "tests/reports/synthetic_history.h"
 
 namespace semsim {
 namespace {

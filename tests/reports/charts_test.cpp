@@ -7,10 +7,10 @@
 
 #include <unistd.h>
 
-#include "reports/analysis.h"
-#include "reports/gnuplot.h"
-#include "reports/sweep_stats.h"
-#include "reports/synthetic_history.h"
+#include "reports/checks/sweep_stats.h"
+#include "reports/outputs/analysis.h"
+#include "reports/outputs/gnuplot.h"
+#include "tests/reports/synthetic_history.h"
 
 namespace semsim {
 namespace {

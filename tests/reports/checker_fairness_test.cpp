@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "history_builder.h"
-#include "reports/fifo.h"
-#include "reports/latency.h"
+#include "reports/checks/fifo.h"
+#include "reports/checks/latency.h"
 
 namespace semsim {
 namespace {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "history_builder.h"
-#include "reports/summary_csv.h"
+#include "reports/checks/summary_csv.h"
 
 namespace semsim {
 namespace {

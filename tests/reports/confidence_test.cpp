@@ -1,7 +1,7 @@
 // The 95% intervals of compare's statistics, against values computed by hand (and tables).
 #include <gtest/gtest.h>
 
-#include "reports/confidence.h"
+#include "reports/checks/confidence.h"
 
 namespace semsim {
 namespace {

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "reports/checker.h"
-#include "reports/event.h"
-#include "reports/key_values.h"
-#include "reports/run_rows.h"
+#include "reports/checks/checker.h"
+#include "reports/history/event.h"
+#include "reports/history/key_values.h"
+#include "reports/history/run_rows.h"
 
 namespace semsim::test {
 

@@ -6,10 +6,10 @@
 
 #include <unistd.h>
 
-#include "reports/history_reader.h"
-#include "reports/history_writer.h"
-#include "reports/key_values.h"
-#include "reports/run_rows.h"
+#include "reports/history/history_reader.h"
+#include "reports/history/history_writer.h"
+#include "reports/history/key_values.h"
+#include "reports/history/run_rows.h"
 
 namespace semsim {
 namespace {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "reports/sweep_report.h"
+#include "reports/outputs/sweep_report.h"
 
 namespace semsim {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "reports/summary_csv.h"
-#include "reports/sweep_stats.h"
+#include "reports/checks/summary_csv.h"
+#include "reports/checks/sweep_stats.h"
 
 namespace semsim {
 namespace {

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <string>
 
-#include "reports/analysis.h"
-#include "sim/embedded_redis.h"
-#include "sim/redis_link.h"
+#include "reports/outputs/analysis.h"
+#include "sim/redis/embedded_redis.h"
+#include "sim/redis/redis_link.h"
 
 namespace semsim {
 namespace {

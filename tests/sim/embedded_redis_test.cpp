@@ -14,8 +14,8 @@
 #include <string>
 #include <thread>
 
-#include "sim/embedded_redis.h"
-#include "sim/redis_link.h"
+#include "sim/redis/embedded_redis.h"
+#include "sim/redis/redis_link.h"
 
 namespace semsim {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "sim/embedded_redis.h"
-#include "sim/redis_link.h"
+#include "sim/redis/embedded_redis.h"
+#include "sim/redis/redis_link.h"
 
 namespace semsim {
 namespace {

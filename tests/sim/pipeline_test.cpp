@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/embedded_redis.h"
+#include "sim/redis/embedded_redis.h"
 
 namespace semsim {
 namespace {

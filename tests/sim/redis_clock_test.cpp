@@ -2,9 +2,9 @@
 // expiry, a script's TIME) reads what semsim sets, to the microsecond, and expiry is lazy.
 #include <gtest/gtest.h>
 
-#include "sim/embedded_redis.h"
-#include "sim/redis_clock.h"
-#include "sim/redis_link.h"
+#include "sim/redis/embedded_redis.h"
+#include "sim/redis/redis_clock.h"
+#include "sim/redis/redis_link.h"
 
 namespace semsim {
 namespace {

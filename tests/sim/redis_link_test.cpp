@@ -15,10 +15,10 @@
 #include <thread>
 #include <vector>
 
-#include "sim/embedded_redis.h"
-#include "sim/interrupt.h"
-#include "sim/redis_link.h"
-#include "sim/redis_target.h"
+#include "sim/core/interrupt.h"
+#include "sim/redis/embedded_redis.h"
+#include "sim/redis/redis_link.h"
+#include "sim/redis/redis_target.h"
 
 namespace semsim {
 namespace {

@@ -11,13 +11,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "reports/analysis.h"
-#include "reports/history_reader.h"
-#include "sim/embedded_redis.h"
-#include "sim/redis_session.h"
-#include "sim/run_execution.h"
-#include "sim/sim_client.h"
-#include "sim/simulation.h"
+#include "reports/history/history_reader.h"
+#include "reports/outputs/analysis.h"
+#include "sim/core/sim_client.h"
+#include "sim/core/simulation.h"
+#include "sim/redis/embedded_redis.h"
+#include "sim/redis/redis_session.h"
+#include "sim/run/run_execution.h"
+#include "sim/scenario/run_options_io.h"
 
 namespace semsim {
 namespace {

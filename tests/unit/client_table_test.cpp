@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "sim/client_table.h"
+#include "sim/scenario/client_table.h"
 
 namespace semsim {
 namespace {

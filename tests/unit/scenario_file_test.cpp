@@ -3,8 +3,8 @@
 #include <fstream>
 #include <string>
 
-#include "sim/client_table.h"
-#include "sim/scenario.h"
+#include "sim/scenario/client_table.h"
+#include "sim/scenario/scenario.h"
 
 namespace semsim {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "sim/sweep_parameter.h"
+#include "sim/scenario/sweep_parameter.h"
 
 namespace semsim {
 namespace {

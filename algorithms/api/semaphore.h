@@ -1,0 +1,64 @@
+// A counting semaphore variant: acquire, release, refresh, as the seeds define them.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "algorithms/api/client.h"
+#include "algorithms/api/task.h"
+
+namespace semsim {
+
+// A variant that cannot run as configured (bad script, bad file): exit 2, not a finding.
+struct SetupError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct SemaphoreConfig {
+  std::string name;      // the semaphore's key; every key a variant writes starts with it
+  int limit = 1;
+  Micros timeout{10'000'000};       // how long a permit lives without refresh
+  Micros lock_timeout{10'000'000};  // the lock's TTL (variants under a lock)
+  Micros lock_acquire_timeout{10'000};  // how long to retry the lock (seed 004: 10 ms)
+};
+
+struct Grant {
+  std::string identifier;
+  long long fencing_token = 0;  // 0 where the variant gives none
+};
+
+class Semaphore {
+ public:
+  virtual ~Semaphore() = default;
+  // Runs once before any client starts (e.g. SCRIPT LOAD). Throws SetupError on a problem that
+  // makes the run meaningless (a script that does not compile), with a message naming the file.
+  virtual Task<void> prepare(Client& client) {
+    (void)client;
+    co_return;
+  }
+  // A grant, or nullopt when refused.
+  virtual Task<std::optional<Grant>> acquire(Client& client) = 0;
+  // True if the permit was still there to release.
+  virtual Task<bool> release(Client& client, std::string identifier) = 0;
+  // True if the permit is still held (and now extended); false if it was lost (and cleaned up).
+  virtual Task<bool> refresh(Client& client, std::string identifier) = 0;
+  // After Redis lost its data (a restart without persistence, a failover): puts back what
+  // prepare() wrote that the variant cannot do without (a script variant's setup step).
+  virtual Task<void> after_data_loss(Client& client) {
+    (void)client;
+    co_return;
+  }
+  // The ZSET whose ranks (or members) decide admission, so that a run can sample what Redis
+  // holds next to what clients believe; "" where a variant has none.
+  virtual std::string admission_set() const { return {}; }
+};
+
+// The --variant names of the built-in variants.
+std::vector<std::string> builtin_variants();
+// Throws std::invalid_argument naming the known variants if `variant` is not one.
+std::unique_ptr<Semaphore> make_semaphore(const std::string& variant, SemaphoreConfig config);
+
+}  // namespace semsim

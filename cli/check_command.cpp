@@ -1,0 +1,175 @@
+// semsim check: property-based search (RapidCheck) for invariant violations of one variant.
+// Parses options, runs the search (property_search.h) and prints what it found.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "algorithms/api/semaphore.h"
+#include "cli/commands.h"
+#include "sim/core/interrupt.h"
+#include "sim/search/property_search.h"
+
+namespace semsim {
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* kAbout = R"(
+Each case is a whole generated scenario: 1..max-clients clients and a limit below their number,
+per-client clock skew (+-300ms) and drift (+-2000 ppm), per-direction network delays and spikes,
+hold/think workload, refresh, pauses and crashes at random rates, and scripted actions (acquires
+at exact times, pauses, crashes, clock jumps, releases, refreshes); 200ms..2s of simulated time,
+semaphore timeout 20ms..1s. Every case runs in virtual mode on the embedded server, Redis's clock
+included: TTLs and lock expiry fire at their simulated instants.
+
+Properties:
+  safety         over_admission = 0, inside the variant's preconditions (every variant)
+  liveness       no liveness gap: a free permit goes to whoever asks (where the variant says so)
+  lease honesty  an ok'd acquire/refresh invoked at t keeps its permit until t + timeout (ditto)
+
+Per variant (algorithms/registry.h): the seeds' preconditions (--no-preconditions searches
+outside them) and the properties asserted:
+)";
+
+constexpr const char* kAboutEnd = R"(
+Exit: 0 no violation in --cases cases; 1 a safety violation found (over-admission or lease
+honesty; counterexample.ini written under --out, replay it with `semsim scenario`); 3 a liveness
+violation alone (counterexample.ini too); 2 bad input or setup error; 130 interrupted.
+)";
+
+std::string quote_args(int argc, char** argv) {
+  std::string out = "semsim";
+  for (int i = 0; i < argc; ++i) out += std::string(" ") + argv[i];
+  return out;
+}
+
+void print_figures(std::ostream& out, const SearchReport& r) {
+  out << std::fixed << std::setprecision(2) << "cases run: " << r.cases_run << " in " << r.seconds << " s ("
+      << std::setprecision(1) << (r.seconds > 0 ? (r.cases_run + r.shrink_tries) / r.seconds : 0)
+      << " runs/s, shrink runs included)";
+  if (r.discarded) out << ", " << r.discarded << " discarded";
+  out << "\n";
+  if (!r.found) return;
+  out << std::setprecision(2) << "first failure: case #" << r.first_failure_case << " after "
+      << r.seconds_to_first_failure << " s\n"
+      << "shrinking: " << r.shrink_steps << " steps accepted, " << r.shrink_tries << " runs\n"
+      << "size: clients " << r.first.clients << " -> " << r.minimal.clients << ", actions " << r.first.actions.size()
+      << " -> " << r.minimal.actions.size() << " (scripted acquires " << r.first.scripted_acquires() << " -> "
+      << r.minimal.scripted_acquires() << ")\n";
+}
+
+}  // namespace
+
+int check_command(int argc, char** argv) {
+  po::options_description o("semsim check --variant V [options]: property-based search for invariant violations");
+  o.add_options()("help,h", "this help")
+    ("variant", po::value<std::string>(), "the variant to search (see `semsim run --list-variants`)")
+    ("cases", po::value<int>()->default_value(100), "how many generated cases must pass")
+    ("seed", po::value<std::uint64_t>()->default_value(1), "RapidCheck's seed: the same seed, the same search")
+    ("max-clients", po::value<int>()->default_value(6), "the most clients a case may have (2..64)")
+    ("jobs", po::value<int>(), "cases run at a time, each on a Redis of its own (default: the number of cores); "
+                               "the same seed finds the same first case and counterexample whatever N is")
+    ("out", po::value<std::string>()->default_value("semsim-out/check"), "where counterexample.ini and its CSVs go")
+    ("redis", po::value<std::string>(), "run against this Redis instead of an embedded one (see semsim run --help)")
+    ("no-preconditions", po::bool_switch(), "search outside the variant's preconditions too")
+    ("server-jumps", po::bool_switch(), "also generate jumps and drift of Redis's own clock (outside the seeds' "
+                                        "preconditions, which assume a monotone server clock)")
+    ("server-faults", po::bool_switch(), "also generate faults of Redis itself: restarts (persistence none or "
+                                         "aof-always), failovers to a lagging replica, dropped connections and "
+                                         "pauses (outside the seeds' preconditions, which assume a Redis that never "
+                                         "loses a write)")
+    ("allow-delay", po::bool_switch(), "keep the other preconditions but allow network delay (shows the INCR/ZADD race)");
+  SearchSettings s;
+  std::string redis_url;
+  int jobs = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(o).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << o << kAbout << preconditions_help() << kAboutEnd;
+      return kExitOk;
+    }
+    if (!vm.count("variant")) throw std::invalid_argument("--variant is required");
+    s.variant = vm["variant"].as<std::string>();
+    make_semaphore(s.variant, SemaphoreConfig{});  // throws naming the known variants
+    s.cases = vm["cases"].as<int>();
+    if (s.cases < 1) throw std::invalid_argument("--cases must be at least 1");
+    s.seed = vm["seed"].as<std::uint64_t>();
+    s.max_clients = vm["max-clients"].as<int>();
+    if (s.max_clients < 2 || s.max_clients > 64) throw std::invalid_argument("--max-clients must be between 2 and 64");
+    s.out = vm["out"].as<std::string>();
+    if (vm.count("redis")) redis_url = vm["redis"].as<std::string>();
+    if (vm.count("jobs")) jobs = vm["jobs"].as<int>();
+    if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs must be between 1 and 64");
+    s.preconditions = !vm["no-preconditions"].as<bool>();
+    s.allow_delay = vm["allow-delay"].as<bool>();
+    s.server_jumps = vm["server-jumps"].as<bool>();
+    s.server_faults = vm["server-faults"].as<bool>();
+    if (s.server_faults && !redis_url.empty())
+      throw std::invalid_argument("--server-faults restarts and fails over the embedded Redis: not with --redis");
+    s.progress = isatty(STDERR_FILENO);
+    s.reproduce = quote_args(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "semsim check: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+
+  install_interrupt_handlers();
+  const Properties props = properties_for(s.variant);
+  std::cout << "semsim check: variant " << s.variant << ", seed " << s.seed << ", " << s.cases << " cases, up to "
+            << s.max_clients << " clients\n"
+            << "properties: safety" << (props.liveness ? ", liveness" : "") << (props.lease_honesty ? ", lease honesty" : "")
+            << "\npreconditions: "
+            << (s.preconditions ? preconditions_for(s.variant).text : std::string("none (--no-preconditions)"))
+            << (s.preconditions && s.allow_delay ? " [--allow-delay: network delay allowed]" : "")
+            << (s.server_jumps ? "\nserver clock: jumps and drift generated (outside the seeds' preconditions, which "
+                                 "assume a monotone server clock)"
+                               : "")
+            << (s.server_faults ? "\nRedis faults: restarts, failovers, dropped connections and pauses generated (outside "
+                                  "the seeds' preconditions, which assume a Redis that never loses a write)"
+                                : "")
+            << "\n";
+  try {
+    std::filesystem::create_directories(s.out);
+    // Every server is started here, on the main thread: a server dies with the thread that forked it.
+    std::vector<std::unique_ptr<RedisSession>> servers;
+    std::vector<RedisSession*> redis;
+    for (int j = 0; j < jobs; ++j) redis.push_back(servers.emplace_back(std::make_unique<RedisSession>(redis_url)).get());
+    const SearchReport r = search(s, redis);
+    if (!r.error.empty()) {
+      std::cerr << "semsim check: " << r.error << "\n";
+      return exit_code_after_error();
+    }
+    if (!r.found) {
+      std::cout << "no violation in " << r.cases_run << " cases\n";
+      print_figures(std::cout, r);
+      return kExitOk;
+    }
+    std::cout << "VIOLATION: " << to_string(r.violation) << ": " << r.minimal_outcome.detail << "\n"
+              << "  first at case #" << r.first_failure_case << ": " << describe(r.first) << "\n"
+              << "  shrunk to: " << describe(r.minimal) << "\n"
+              << "  reproduce the search: " << s.reproduce << "\n"
+              << "  replay the case:      semsim scenario " << r.counterexample
+              << (r.replay_failed ? "  (replayed: fails again)" : "  (replay did not fail its expectations: see the file)")
+              << "\n\n";
+    std::ifstream ini(r.counterexample);
+    std::cout << ini.rdbuf() << "\n";
+    print_figures(std::cout, r);
+    return r.violation == Violation::liveness ? kExitLivenessOnly : kExitFinding;
+  } catch (const std::exception& e) {
+    std::cerr << "semsim check: " << e.what() << "\n";
+    return exit_code_after_error();
+  }
+}
+
+}  // namespace semsim

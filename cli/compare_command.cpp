@@ -1,0 +1,238 @@
+// semsim compare: runs every variant at every value of one swept parameter (sim/scenario/sweep_parameter.h),
+// --seeds runs per point, --jobs at a time, and writes one row per run (compare_PARAM.csv),
+// statistics per point (compare_PARAM_stats.csv), comparison charts and report.html beside them.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+#include "algorithms/registry.h"
+#include "cli/commands.h"
+#include "reports/checks/summary_csv.h"
+#include "reports/checks/sweep_stats.h"
+#include "reports/history/output_file.h"
+#include "reports/outputs/charts.h"
+#include "reports/outputs/sweep_report.h"
+#include "sim/core/interrupt.h"
+#include "sim/run/run_execution.h"
+#include "sim/run/sweep_runner.h"
+#include "sim/run/version.h"
+#include "sim/scenario/run_options_io.h"
+#include "sim/scenario/sweep_parameter.h"
+
+namespace semsim {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+// The command as a shell would take it back: "semsim compare" and the arguments, quoted where needed.
+std::string command_line(int argc, char** argv) {
+  std::string out = "semsim compare";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool plain = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789_-+=.,:/@%") == std::string::npos;
+    if (plain) {
+      out += " " + arg;
+      continue;
+    }
+    out += " '";
+    for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += "'";
+  }
+  return out;
+}
+
+// The registry's default comparison set, as an option value.
+std::string compared_variants() {
+  std::string out;
+  for (const VariantInfo& v : variant_registry())
+    if (v.compared) out += (out.empty() ? "" : ",") + v.name;
+  return out;
+}
+
+// One run of the sweep: its point, and the options that make it.
+struct PlannedRun {
+  std::string variant;
+  const SweepValue* value;
+  RunOptions options;
+};
+
+// Every variant at every value, `seeds` runs each with seeds base, base + 1, ...: the same seeds
+// at every point, so that points differ by the variant and the parameter alone.
+std::vector<PlannedRun> plan_runs(const RunOptions& base, const std::vector<std::string>& variants, const Sweep& sweep,
+                                  int seeds) {
+  std::vector<PlannedRun> runs;
+  for (const auto& variant : variants) {
+    for (const SweepValue& v : sweep.values) {
+      for (int i = 0; i < seeds; ++i) {
+        RunOptions o = base;
+        o.variant = variant;
+        if (!o.mode_given) o.mode = default_mode(variant, base.redis_url.empty());
+        o.charts = false;
+        o.progress = false;
+        o.seed = base.seed + static_cast<std::uint64_t>(i);
+        o.out = (fs::path(base.out) / (variant_label(variant) + "-" + sweep.name() + "-" + v.label) / ("seed-" + std::to_string(o.seed)))
+                    .string();
+        sweep.apply(v, o);
+        runs.push_back({variant, &v, std::move(o)});
+      }
+    }
+  }
+  return runs;
+}
+
+}  // namespace
+
+int compare_command(int argc, char** argv) {
+  po::options_description general("semsim compare: variants x one parameter, --seeds runs per point: runs, statistics, charts, report.html");
+  general.add_options()("help,h", "this help")(
+      "variants", po::value<std::string>()->default_value(compared_variants()), "comma-separated variants")(
+      "sweep", po::value<std::string>(), ("NAME=V1,V2,...: the run option to vary, one of " + sweep_parameter_names() +
+                                          "; durations for all but clients and limit, e.g. timeout=100ms,1s,10s")
+                                             .c_str())(
+      "skews", po::value<std::string>(), "--sweep skew=...: clocks offset uniformly in [-S, +S], e.g. 0,1ms,10ms")(
+      "delays", po::value<std::string>(), "--sweep delay=...: delay uniform in [0, D] each way, e.g. 0,1ms,5ms")(
+      "clients-sweep", po::value<std::string>(), "--sweep clients=...: the number of clients, e.g. 10,100,1000")(
+      "seeds", po::value<std::string>()->default_value("5"),
+      "runs per point (1..10000), with seeds --seed, --seed + 1, ...: statistics over them")(
+      "jobs", po::value<std::string>()->default_value(std::to_string(default_jobs()), "the number of cores"),
+      "runs at a time (1..1024), each on its own Redis; the results do not depend on it");
+  po::options_description all;
+  all.add(general).add(run_options_description());
+  RunOptions base;
+  std::vector<std::string> variants;
+  Sweep sweep;
+  int seeds = 5;
+  int jobs = 1;
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << all << "\n";
+      return kExitOk;
+    }
+    base = run_options_from(vm);
+    if (vm["out"].defaulted()) base.out = "semsim-out/compare";
+    variants = split_list(vm["variants"].as<std::string>());
+    const int given = static_cast<int>(vm.count("sweep") + vm.count("skews") + vm.count("delays") + vm.count("clients-sweep"));
+    if (given != 1)
+      throw std::invalid_argument("give exactly one of --sweep NAME=V1,V2,..., --skews, --delays, --clients-sweep"
+                                  " (a sweep of two parameters at once is not supported)");
+    if (vm.count("sweep")) {
+      const std::string text = vm["sweep"].as<std::string>();
+      const std::size_t eq = text.find('=');
+      if (eq == std::string::npos) throw std::invalid_argument("--sweep " + text + ": write NAME=V1,V2,...");
+      sweep = parse_sweep(text.substr(0, eq), text.substr(eq + 1), "--sweep " + text);
+    }
+    // The shorthands of --sweep skew=..., delay=..., clients=...
+    for (const auto& [option, name] : {std::pair{"skews", "skew"}, {"delays", "delay"}, {"clients-sweep", "clients"}})
+      if (vm.count(option)) {
+        const std::string values = vm[option].as<std::string>();
+        sweep = parse_sweep(name, values, std::string("--") + option + " " + values);
+      }
+    if (variants.empty()) throw std::invalid_argument("--variants: nothing to compare");
+    for (std::size_t i = 0; i < variants.size(); ++i)
+      if (std::find(variants.begin(), variants.begin() + static_cast<std::ptrdiff_t>(i), variants[i]) !=
+          variants.begin() + static_cast<std::ptrdiff_t>(i))
+        throw std::invalid_argument("--variants: " + variants[i] + " is given twice");
+    const std::string seeds_text = vm["seeds"].as<std::string>();
+    try {
+      seeds = static_cast<int>(parse_integer(seeds_text, 1, 10'000));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("--seeds " + seeds_text + ": " + e.what());
+    }
+    const std::string jobs_text = vm["jobs"].as<std::string>();
+    try {
+      jobs = static_cast<int>(parse_integer(jobs_text, 1, 1024));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("--jobs " + jobs_text + ": " + e.what());
+    }
+    if (base.seed > static_cast<std::uint64_t>(INT64_MAX) - static_cast<std::uint64_t>(seeds - 1))
+      throw std::invalid_argument("--seed " + std::to_string(base.seed) + " with --seeds " + seeds_text +
+                                  ": the last seed would pass " + std::to_string(INT64_MAX));
+  } catch (const std::exception& e) {
+    std::cerr << "semsim compare: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+
+  install_interrupt_handlers();
+  try {
+    const std::vector<PlannedRun> plan = plan_runs(base, variants, sweep, seeds);
+    fs::create_directories(base.out);
+    std::vector<RunOptions> options;
+    for (const PlannedRun& r : plan) options.push_back(r.options);
+    const std::string& parameter = sweep.name();
+    const auto said = [&](std::size_t i) {
+      return plan[i].variant + " " + parameter + "=" + plan[i].value->label + " seed " + std::to_string(plan[i].options.seed);
+    };
+    const SweepOutputs ran = run_all(options, jobs, base.redis_url, [&](std::size_t i, const RunOutput& run, std::size_t done,
+                                                                    double seconds_left) {
+      if (!run.result.completed) return;  // said below, once the sweep has stopped
+      std::cout << "[" << done << "/" << plan.size() << "] " << said(i) << ": over_admission " << run.summary.over_admission
+                << ", granted " << run.summary.granted << ", fifo_inversions " << run.summary.fifo_inversions;
+      if (done < plan.size()) std::cout << "; about " << static_cast<long long>(seconds_left + 0.5) << " s left";
+      std::cout << std::endl;
+    });
+    const auto& outputs = ran.runs;
+    // A run that stopped early (Ctrl-C, Redis failed) stopped the sweep: the runs after it never started.
+    for (std::size_t i = 0; i < plan.size(); ++i)
+      if (outputs[i] && !outputs[i]->result.completed) {
+        std::cerr << "semsim compare: " << said(i) << " stopped early: " << outputs[i]->result.stop_reason << "\n";
+        return exit_code_after_error();
+      }
+    std::vector<SweepRun> results;
+    for (std::size_t i = 0; i < plan.size(); ++i) results.push_back({plan[i].variant, plan[i].value->x, outputs[i]->summary});
+
+    const std::string csv_path = (fs::path(base.out) / ("compare_" + parameter + ".csv")).string();
+    std::ofstream csv(csv_path);
+    csv << sweep_csv_header() << "\n";
+    for (const SweepRun& r : results) csv << sweep_csv_row(parameter, r.value, r.summary) << "\n";
+    check_written(csv, csv_path);
+    csv.close();
+
+    const std::vector<PointStat> stats = sweep_stats(results);
+    const std::string stats_path = (fs::path(base.out) / ("compare_" + parameter + "_stats.csv")).string();
+    std::ofstream stats_csv(stats_path);
+    stats_csv << sweep_stats_csv_header() << "\n";
+    for (const PointStat& s : stats) stats_csv << sweep_stats_csv_row(parameter, s) << "\n";
+    check_written(stats_csv, stats_path);
+    stats_csv.close();
+
+    const bool charts = base.charts && draw_comparison_charts(stats, sweep.in_ms() ? parameter + " (ms)" : parameter, base.out, std::cerr);
+    // The options every run shares: run.ini's lines but for those the sweep varies.
+    std::ostringstream ini;
+    write_run_ini(ini, base);
+    std::string common;
+    std::istringstream lines(ini.str());
+    for (std::string line; std::getline(lines, line);) {
+      const std::string key = line.substr(0, line.find(" ="));
+      if (key == "variant" || key == "seed" || key == parameter || (key == "mode" && !base.mode_given)) continue;
+      common += line + "\n";
+    }
+    const SweepReport report{parameter, sweep.in_ms(), command_line(argc, argv), version(), ran.redis, common, seeds, base.seed, charts, stats};
+    write_sweep_report(base.out, report);
+    std::cout << "sweep: " << csv_path << "\nstatistics: " << stats_path << "\nreport: "
+              << (fs::path(base.out) / "report.html").string() << "\n";
+    return kExitOk;
+  } catch (const std::exception& e) {
+    std::cerr << "semsim compare: " << e.what() << "\n";
+    return exit_code_after_error();
+  }
+}
+
+}  // namespace semsim

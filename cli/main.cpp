@@ -1,0 +1,46 @@
+// semsim: a simulation and correctness-testing harness for Redis counting semaphores.
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "cli/commands.h"
+#include "sim/run/version.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: semsim COMMAND [options]     (semsim COMMAND --help for each)
+
+commands:
+  run        one run of one variant: history.csv, summary.csv, run.ini and charts under --out
+  scenario   run scenario files and compare with their expectations
+  check      property-based search (RapidCheck) for invariant violations, shrunk to a scenario
+  compare    sweep variants x a parameter (skew, delay, clients, timeout, ...), several seeds each:
+             runs, statistics, charts and report.html
+  analyze    re-check a recorded history.csv and print/write its summary
+
+exit codes: 0 ran / all met / no violation; 1 an expectation failed or a safety violation was found;
+            2 bad input or a setup error (the message says which file, line and field);
+            3 (check) a liveness violation alone; 130 interrupted
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+    std::cout << kUsage;
+    return argc < 2 ? 2 : 0;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    std::cout << "semsim " << semsim::version() << "\n";
+    return 0;
+  }
+  const std::string command = argv[1];
+  // Each subcommand parses its own options; argv[0] becomes "semsim COMMAND" for messages.
+  if (command == "run") return semsim::run_command(argc - 1, argv + 1);
+  if (command == "scenario") return semsim::scenario_command(argc - 1, argv + 1);
+  if (command == "check") return semsim::check_command(argc - 1, argv + 1);
+  if (command == "compare") return semsim::compare_command(argc - 1, argv + 1);
+  if (command == "analyze") return semsim::analyze_command(argc - 1, argv + 1);
+  std::cerr << "semsim: unknown command '" << command << "'\n" << kUsage;
+  return 2;
+}

@@ -1,0 +1,129 @@
+// semsim scenario FILE...: runs scenario files and compares the results with their expectations.
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+#include "algorithms/registry.h"
+#include "cli/commands.h"
+#include "reports/checks/summary_csv.h"
+#include "sim/core/interrupt.h"
+#include "sim/redis/shipped_files.h"
+#include "sim/run/run_execution.h"
+#include "sim/scenario/client_table.h"
+#include "sim/scenario/scenario.h"
+
+namespace semsim {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Tally {
+  int met = 0, failed = 0;
+};
+
+void report(std::ostream& out, const std::string& label, const Expectation& e, const Judgement& j, Tally& tally) {
+  (j.met ? tally.met : tally.failed)++;
+  std::ostringstream what;
+  what << e.describe();
+  out << "  " << (j.met ? "ok    " : "FAILED") << "  " << std::left << std::setw(27) << label << " " << std::setw(34)
+      << what.str() << " observed " << (j.observed.empty() ? "n/a" : j.observed) << "\n";
+}
+
+}  // namespace
+
+int scenario_command(int argc, char** argv) {
+  po::options_description o("semsim scenario FILE... [options]: run scenario files, check their expectations");
+  o.add_options()("help,h", "this help")("file", po::value<std::vector<std::string>>(), "scenario files (.ini)")(
+      "out", po::value<std::string>()->default_value("semsim-out/scenarios"), "where each run's files go")(
+      "redis", po::value<std::string>(), "run against this Redis instead of an embedded one (see semsim run --help)")(
+      "charts", po::bool_switch(), "draw each run's charts (off by default: slower)")(
+      "verbose,v", po::bool_switch(), "print each run's summary table");
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  std::vector<Scenario> scenarios;
+  std::string out_base, redis_url;
+  bool charts = false, verbose = false;
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(o).positional(positional).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << o << "\nA scenario file holds the options of `semsim run` and an [expect] section:\n"
+                << "  over_admission = 1 | over_admission_max = 0 | granted_min = 100 | over_admission_trend = increasing\n"
+                << "(any summary.csv column; see scenarios/README.md).\n"
+                << "A FILE that is a bare name and does not exist here is looked up among the shipped scenarios:\n"
+                << "PREFIX/share/semsim/scenarios beside an installed PREFIX/bin/semsim (e.g. steal-10ms.ini).\n";
+      return kExitOk;
+    }
+    if (!vm.count("file")) throw std::invalid_argument("no scenario file given");
+    out_base = vm["out"].as<std::string>();
+    if (vm.count("redis")) redis_url = vm["redis"].as<std::string>();
+    charts = vm["charts"].as<bool>();
+    verbose = vm["verbose"].as<bool>();
+    // Every file is read before anything runs: a typo in the tenth file costs no time.
+    for (const auto& f : vm["file"].as<std::vector<std::string>>()) scenarios.push_back(load_scenario(resolve_scenario_path(f)));
+  } catch (const std::exception& e) {
+    std::cerr << "semsim scenario: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+
+  install_interrupt_handlers();
+  Tally tally;
+  try {
+    RedisSession redis(redis_url);
+    for (Scenario& sc : scenarios) {
+      std::cout << "scenario " << sc.name << " (" << sc.path << ")\n";
+      const std::size_t points = sc.sweep_option.empty() ? 1 : sc.sweep_values.size();
+      for (std::size_t v = 0; v < sc.variants.size(); ++v) {
+        std::vector<std::map<std::string, std::string>> results;
+        for (std::size_t p = 0; p < points; ++p) {
+          RunOptions options = sc.runs[v * points + p];
+          options.charts = charts;
+          // A script variant's folder is its INI's base name (script:dir/lease.ini -> lease).
+          std::string folder = variant_label(sc.variants[v]);
+          for (char& c : folder)
+            if (c == '/' || c == ':') c = '_';
+          if (points > 1) folder += "-" + std::to_string(p);
+          options.out = (fs::path(out_base) / sc.name / folder).string();
+          if (!redis_url.empty()) options.redis_url = redis_url;
+          std::ostringstream log;
+          const RunOutput run = execute_run(options, redis, log);
+          if (verbose) {
+            std::cout << log.str();
+            print_summary(std::cout, run.summary);
+          }
+          if (!run.result.completed) {
+            std::cerr << "semsim scenario: " << sc.name << ": the run stopped early: " << run.result.stop_reason << "\n";
+            return exit_code_after_error();
+          }
+          results.push_back(summary_values(run.summary));
+        }
+        const std::string& variant = sc.variants[v];
+        for (const Expectation& e : sc.expectations) {
+          if (!e.variant.empty() && e.variant != variant && e.variant != variant_label(variant)) continue;
+          if (e.kind == Expectation::Kind::trend) {
+            std::vector<std::string> seen;
+            for (const auto& r : results) seen.push_back(r.count(e.metric) ? r.at(e.metric) : "");
+            report(std::cout, variant + " over " + sc.sweep_option, e, judge_trend(e, seen), tally);
+            continue;
+          }
+          for (std::size_t p = 0; p < results.size(); ++p)
+            report(std::cout, points > 1 ? variant + " " + sc.sweep_option + "=" + sc.sweep_values[p] : variant, e,
+                   judge(e, results[p]), tally);
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "semsim scenario: " << e.what() << "\n";
+    return exit_code_after_error();
+  }
+  std::cout << "expectations: " << tally.met << " passed, " << tally.failed << " failed\n";
+  return tally.failed ? kExitFinding : kExitOk;
+}
+
+}  // namespace semsim

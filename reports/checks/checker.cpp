@@ -1,0 +1,264 @@
+#include "reports/checks/checker.h"
+
+#include <stdexcept>
+
+#include "reports/checks/fairness.h"
+#include "reports/history/key_values.h"
+
+namespace semsim {
+
+namespace {
+// Client ids index vectors; a bigger id is a corrupt row, not a client.
+constexpr int kMaxClientId = 10'000'000;
+constexpr std::int64_t kDefaultLivenessBoundMs = 10'000;
+}  // namespace
+
+Checker::Checker(CheckOptions options)
+    : options_(options),
+      holds_(options.limit.value_or(0), options.max_episodes_kept, options.holders_points),
+      liveness_(options.liveness_bound_ms.value_or(kDefaultLivenessBoundMs)) {
+  if (options_.limit) {
+    meta_.limit = *options_.limit;
+    have_limit_ = true;
+  }
+}
+
+Checker::ClientState& Checker::client(int id) {
+  if (id < 0 || id > kMaxClientId)
+    throw HistoryError("client id " + std::to_string(id) + " is out of range 0.." +
+                       std::to_string(kMaxClientId));
+  if (static_cast<std::size_t>(id) >= clients_.size()) clients_.resize(id + 1);
+  return clients_[id];
+}
+
+void Checker::read_run_row(const Event& e) {
+  KeyValues kv;
+  try {
+    kv = KeyValues::parse(e.detail);
+  } catch (const std::invalid_argument& err) {
+    throw HistoryError(std::string("run row detail: ") + err.what());
+  }
+  try {
+    if (e.phase == Phase::info) {
+      // The first row: the run's options.
+      // Bounds: a corrupt or hand-edited run row must be refused, not judged.
+      const auto at_least = [](const char* key, std::int64_t v, std::int64_t lo) {
+        if (v < lo)
+          throw HistoryError(std::string("run row: ") + key + "=" + std::to_string(v) + " (must be at least " +
+                             std::to_string(lo) + ")");
+        return v;
+      };
+      if (auto v = kv.get("variant")) meta_.variant = *v;
+      if (auto v = kv.get("mode")) meta_.mode = *v;
+      if (auto v = kv.get_uint("seed")) meta_.seed = *v;
+      if (auto v = kv.get_int("clients")) meta_.clients = static_cast<int>(at_least("clients", *v, 0));
+      if (auto v = kv.get_int("duration_ms")) meta_.duration_ms = at_least("duration_ms", *v, 0);
+      if (auto v = kv.get_int("timeout_ms")) meta_.timeout_ms = at_least("timeout_ms", *v, 0);
+      if (auto v = kv.get_int("limit"); v && !options_.limit) {
+        meta_.limit = static_cast<int>(at_least("limit", *v, 1));
+        have_limit_ = true;
+        holds_.set_limit(meta_.limit);
+      }
+      if (!options_.liveness_bound_ms)
+        liveness_.set_bound_ms(meta_.timeout_ms ? *meta_.timeout_ms + 1000 : kDefaultLivenessBoundMs);
+    } else if (e.phase == Phase::ok || e.phase == Phase::fail) {
+      // The last row: how the run ended.
+      meta_.status = e.phase == Phase::ok ? "complete" : "failed";
+      meta_.reason = kv.get("reason").value_or("");
+      row_commands_ = kv.get_int("commands");
+      row_wall_s_ = kv.get_double("wall_s");
+    }
+  } catch (const std::invalid_argument& err) {
+    throw HistoryError(std::string("run row detail: ") + err.what());
+  }
+}
+
+void Checker::close_instant() {
+  int n = holds_.holders();
+  holds_.instant_done(now_us_);
+  liveness_.instant_done(now_us_, n < meta_.limit, waits_.waiting(), granted_now_);
+  granted_now_ = false;
+}
+
+void Checker::add(const Event& e) {
+  if (started_ && (e.true_us < now_us_ || (e.true_us == now_us_ && e.seq <= last_seq_)))
+    throw HistoryError("event seq " + std::to_string(e.seq) + " at true_us " +
+                       std::to_string(e.true_us) + " comes after seq " + std::to_string(last_seq_) +
+                       " at true_us " + std::to_string(now_us_) +
+                       ": a history must be sorted by (true_us, seq)");
+  if (!started_) {
+    started_ = true;
+    meta_.start_us = e.true_us;
+    now_us_ = e.true_us;
+  } else if (e.true_us > now_us_) {
+    close_instant();
+    holds_.elapse(now_us_, e.true_us);
+    now_us_ = e.true_us;
+  }
+  last_seq_ = e.seq;
+  ++meta_.events;
+
+  if (e.op == Op::run) {
+    read_run_row(e);
+    return;
+  }
+  if (!have_limit_)
+    throw HistoryError("no limit known at seq " + std::to_string(e.seq) +
+                       ": the first row must be a run row with limit=N (or pass the limit)");
+  if (e.op == Op::acquire || e.op == Op::release || e.op == Op::refresh) {
+    if (e.phase != Phase::invoke) ++meta_.operations;  // one outcome, one operation
+    if (e.phase == Phase::info) ++meta_.unknown;
+  }
+
+  ClientState& c = client(e.client);
+  const std::int64_t t = e.true_us;
+  switch (e.op) {
+    case Op::acquire:
+      if (e.phase == Phase::invoke) {
+        ++meta_.acquires;
+        ++c.stats.attempts;
+        c.pending = true;
+        c.invoke_us = t;
+        c.offset_sum_us += static_cast<double>(e.client_us) - static_cast<double>(t);
+        fifo_.invoked(e.client, ++c.attempt, t);
+        if (!waits_.is_waiting(e.client)) liveness_.acquire_invoked(e.client, t);
+        break;
+      }
+      // An outcome without a recorded invoke (a truncated start) counts, without a latency.
+      if (e.phase == Phase::ok) {
+        ++meta_.granted;
+        ++c.stats.granted;
+        holds_.grant(e.client, t, e.identifier);
+        waits_.granted(e.client, t);
+        liveness_.acquire_settled(e.client);
+        granted_now_ = true;
+        if (c.pending) {
+          latency_.add(t - c.invoke_us);
+          fifo_.admitted(e.client, c.invoke_us);
+        }
+      } else if (e.phase == Phase::fail) {
+        ++meta_.rejected;
+        ++c.stats.rejected;
+        std::int64_t invoke_us = c.pending ? c.invoke_us : t;
+        if (c.pending) {
+          latency_.add(t - c.invoke_us);
+          fifo_.rejected(e.client, c.invoke_us, t);
+        }
+        waits_.rejected(e.client, invoke_us);
+        liveness_.acquire_refused(e.client);
+      } else {  // info: may have been granted
+        ++meta_.acquire_unknown;
+        ++c.stats.unknown;
+        holds_.possible(e.client);
+        liveness_.acquire_settled(e.client);
+        if (c.pending) fifo_.abandoned(e.client);
+      }
+      c.pending = false;
+      break;
+    case Op::release:
+      if (e.phase == Phase::invoke) holds_.end(e.client);
+      break;
+    case Op::refresh:
+      if (e.phase == Phase::fail) holds_.end(e.client);
+      break;
+    case Op::crash:
+      holds_.end(e.client);
+      waits_.crashed(e.client, t);
+      liveness_.acquire_settled(e.client);
+      if (c.pending) fifo_.abandoned(e.client);
+      c.pending = false;
+      break;
+    case Op::done:
+      waits_.stopped_wanting(e.client, t);
+      break;
+    case Op::sample: {
+      // detail "admitted=A believers=B stale=S": S clients believed they held a permit that
+      // was not among the first `limit` members of the variant's admission set.
+      std::int64_t n = 0;
+      try {
+        n = KeyValues::parse(e.detail).get_int("stale").value_or(0);
+      } catch (const std::invalid_argument& err) {
+        throw HistoryError("seq " + std::to_string(e.seq) + ": sample row: " + err.what());
+      }
+      ++meta_.samples;
+      if (n > 0) ++meta_.stale_samples;
+      meta_.max_stale = std::max(meta_.max_stale, static_cast<int>(n));
+      break;
+    }
+    case Op::redis_restart:
+    case Op::failover:
+    case Op::disconnect:
+    case Op::redis_pause: {
+      // detail lost_since_us=X when Redis came back without the writes made from X on: the
+      // permits granted since then (and not yet timed out) vanished under their holders.
+      ++meta_.server_faults;
+      std::optional<std::int64_t> since;
+      try {
+        since = KeyValues::parse(e.detail).get_int("lost_since_us");
+      } catch (const std::invalid_argument& err) {
+        throw HistoryError("seq " + std::to_string(e.seq) + ": " + std::string(to_string(e.op)) + " row: " + err.what());
+      }
+      if (since) {
+        const auto timeout_us = meta_.timeout_ms ? std::optional<std::int64_t>(*meta_.timeout_ms * 1000) : std::nullopt;
+        meta_.lost_permits += holds_.granted_since(*since, t, timeout_us);
+      }
+      break;
+    }
+    case Op::pause:  // a paused client still holds: nothing changes
+    case Op::resume:
+    case Op::jump:  // the offset shows in client_us of later rows
+    case Op::server_jump:  // a fault of Redis's clock: what it did shows in later outcomes
+    case Op::run:
+      break;
+  }
+}
+
+Summary Checker::finish(const RunStats& stats) const {
+  Summary s = meta_;
+  std::int64_t end_us = started_ ? now_us_ : 0;
+  s.end_us = end_us;
+  if (started_) {
+    Checker last = *this;  // close the last instant without disturbing this checker
+    last.close_instant();
+    last.holds_.finish(end_us, s);
+    last.liveness_.finish(end_us, s);
+  } else {
+    holds_.finish(end_us, s);
+    liveness_.finish(end_us, s);
+  }
+  waits_.finish(end_us, s);
+  s.fifo_inversions = fifo_.inversions();
+
+  for (std::size_t id = 0; id < clients_.size(); ++id) {
+    const ClientState& c = clients_[id];
+    if (c.stats.attempts == 0 && c.stats.granted == 0 && c.stats.rejected == 0) continue;
+    ClientStats cs = c.stats;
+    cs.client = static_cast<int>(id);
+    cs.mean_offset_ms = c.stats.attempts
+                            ? c.offset_sum_us / 1000.0 / static_cast<double>(c.stats.attempts)
+                            : 0.0;
+    s.per_client.push_back(cs);
+  }
+  s.jain_index = jain_index(s.per_client);
+  SkewSuccess skew = skew_success(s.per_client);
+  s.skew_success_correlation = skew.correlation;
+  s.skew_success_slope = skew.slope_per_ms;
+
+  s.acquire_latency = latency_;
+  s.acquire_p50_us = latency_.percentile_us(50);
+  s.acquire_p99_us = latency_.percentile_us(99);
+
+  s.commands = stats.commands ? stats.commands : row_commands_;
+  s.wall_s = stats.wall_s ? stats.wall_s : row_wall_s_;
+  s.round_trips = stats.round_trips;
+  if (s.wall_s && *s.wall_s > 0) {
+    const double wall = *s.wall_s;
+    if (s.commands) s.commands_per_s = static_cast<double>(*s.commands) / wall;
+    if (s.round_trips) s.round_trips_per_s = static_cast<double>(*s.round_trips) / wall;
+    s.operations_per_s = static_cast<double>(s.operations) / wall;
+    s.speed_x = static_cast<double>(s.end_us - s.start_us) / 1e6 / wall;
+  }
+  return s;
+}
+
+}  // namespace semsim

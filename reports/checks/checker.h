@@ -1,0 +1,81 @@
+// The streaming checker: feed it a history's events in (true_us, seq) order, one at a time, and
+// ask for the Summary at any point. Memory grows with the number of clients and of pending or
+// held permits, never with the length of the history. Definitions: reports/DEFINITIONS.md.
+//
+//   Checker checker;                 // limit etc. from the first (run) row
+//   for (const Event& e : events) checker.add(e);
+//   Summary s = checker.finish();
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reports/checks/fifo.h"
+#include "reports/checks/holds.h"
+#include "reports/checks/liveness.h"
+#include "reports/checks/summary.h"
+#include "reports/checks/waits.h"
+#include "reports/history/event.h"
+#include "reports/history/history_error.h"
+
+namespace semsim {
+
+struct CheckOptions {
+  std::optional<int> limit;                      // overrides the run row's limit
+  std::optional<std::int64_t> liveness_bound_ms; // default: timeout_ms + 1000, or 10000
+  std::size_t max_episodes_kept = 100;           // all are counted; the first ones are described
+  std::size_t holders_points = 2000;             // the series keeps 2000..4000 points
+};
+
+// Run statistics the history may not hold. A value given here wins over the final run row's.
+struct RunStats {
+  std::optional<std::int64_t> commands;
+  std::optional<double> wall_s;
+  // Pipelines sent and answered: how the run travelled, not what happened, so never in the history.
+  std::optional<std::int64_t> round_trips;
+};
+
+class Checker {
+ public:
+  explicit Checker(CheckOptions options = {});
+
+  // Throws HistoryError on an event out of (true_us, seq) order, a negative client id, a run
+  // row whose detail is not key=value pairs, or the first non-run event when no limit is known.
+  void add(const Event& e);
+
+  // The summary as of the events added so far (the Checker can go on afterwards).
+  Summary finish(const RunStats& stats = {}) const;
+
+ private:
+  struct ClientState {
+    bool pending = false;          // between acquire invoke and its outcome
+    std::int64_t invoke_us = 0;
+    std::uint64_t attempt = 0;
+    double offset_sum_us = 0;  // a double: a sum of many large offsets must not overflow
+    ClientStats stats;
+  };
+  ClientState& client(int id);
+  void read_run_row(const Event& e);
+  void close_instant();
+
+  CheckOptions options_;
+  Summary meta_;  // run metadata and outcome counts, filled as events come
+  bool have_limit_ = false;
+  bool started_ = false;
+  std::int64_t now_us_ = 0;
+  std::uint64_t last_seq_ = 0;
+  bool granted_now_ = false;
+  std::optional<std::int64_t> row_commands_;
+  std::optional<double> row_wall_s_;
+
+  std::vector<ClientState> clients_;
+  HoldTracker holds_;
+  FifoTracker fifo_;
+  WaitTracker waits_;
+  LivenessTracker liveness_;
+  LatencyHistogram latency_;
+};
+
+}  // namespace semsim

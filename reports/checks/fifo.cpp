@@ -1,0 +1,73 @@
+#include "reports/checks/fifo.h"
+
+#include <algorithm>
+
+namespace semsim {
+
+void FifoTracker::invoked(int client, std::uint64_t attempt, std::int64_t invoke_us) {
+  if (static_cast<std::size_t>(client) >= live_attempt_.size()) live_attempt_.resize(client + 1, 0);
+  now_us_ = std::max(now_us_, invoke_us);
+  settle(client);  // a previous acquire whose outcome never came
+  live_attempt_[client] = attempt;
+  pending_.push_back({invoke_us, client, attempt});
+  ++live_pending_;
+}
+
+bool FifoTracker::pending_within(std::int64_t after_us, std::int64_t until_us) const {
+  auto it = std::partition_point(pending_.begin(), pending_.end(),
+                                 [&](const Pending& p) { return p.invoke_us <= after_us; });
+  for (; it != pending_.end() && it->invoke_us <= until_us; ++it)
+    if (live(*it)) return true;
+  return false;
+}
+
+void FifoTracker::prune() {
+  while (!pending_.empty() && !live(pending_.front())) pending_.pop_front();
+  // A long-pending acquire at the front would keep every later settled entry: rebuild now and
+  // then (amortised O(1) per acquire) so settled entries stay a small multiple of live ones.
+  if (pending_.size() > 2 * live_pending_ + 64) {
+    std::deque<Pending> kept;
+    for (const Pending& p : pending_)
+      if (live(p)) kept.push_back(p);
+    pending_.swap(kept);
+  }
+  // A rejection is settled once its fail instant is over (no acquire can still be invoked inside
+  // its window) and no acquire invoked inside its window is pending any more.
+  while (!waiting_.empty() &&
+         (waiting_.front().counted || (waiting_.front().fail_us < now_us_ &&
+                                       !pending_within(waiting_.front().invoke_us, waiting_.front().fail_us))))
+    waiting_.pop_front();
+}
+
+void FifoTracker::settle(int client) {
+  if (static_cast<std::size_t>(client) >= live_attempt_.size() || live_attempt_[client] == 0) return;
+  live_attempt_[client] = 0;
+  --live_pending_;
+  prune();
+}
+
+void FifoTracker::admitted(int client, std::int64_t invoke_us) {
+  if (invoke_us > latest_admitted_invoke_us_) latest_admitted_invoke_us_ = invoke_us;
+  // Rejections that failed at or after this invoke, were invoked before it, by another client.
+  for (auto it = waiting_.rbegin(); it != waiting_.rend() && it->fail_us >= invoke_us; ++it)
+    if (!it->counted && it->invoke_us < invoke_us && it->client != client) {
+      it->counted = true;
+      ++inversions_;
+    }
+  settle(client);
+}
+
+void FifoTracker::rejected(int client, std::int64_t invoke_us, std::int64_t fail_us) {
+  now_us_ = std::max(now_us_, fail_us);
+  settle(client);
+  if (latest_admitted_invoke_us_ > invoke_us) {
+    ++inversions_;  // an acquire invoked after this one was already admitted
+    return;
+  }
+  // Kept even with nothing pending in its window: an acquire may still be invoked at fail_us.
+  waiting_.push_back({invoke_us, fail_us, client, false});
+}
+
+void FifoTracker::abandoned(int client) { settle(client); }
+
+}  // namespace semsim

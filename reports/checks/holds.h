@@ -1,0 +1,78 @@
+// Safety: who holds a permit at each instant, and when more than `limit` do.
+//
+// A client holds from the true time of its acquire `ok` to the true time of its next release
+// `invoke`, refresh `fail` or crash: the half-open interval [ok, end). A paused client still
+// holds. All events at one true time form an instant: they are applied in seq order and the
+// holders are counted once they all are, so a hold ending at t and one starting at t never
+// overlap, whatever their seq order, and a hold that starts and ends at the same t is empty.
+// A client holds at most one permit: a second ok while holding does not add a holder.
+//
+// An acquire with an `info` outcome may have succeeded: its client *possibly* holds from the info
+// until its next release invoke, refresh fail, crash or acquire ok. Certain holders decide
+// `invalid`; certain + possible holders decide `unknown`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reports/checks/holders_series.h"
+#include "reports/checks/summary.h"
+
+namespace semsim {
+
+class HoldTracker {
+ public:
+  HoldTracker(int limit, std::size_t max_episodes, std::size_t series_points);
+
+  void set_limit(int limit) { limit_ = limit; }
+  void grant(int client, std::int64_t t_us, const std::string& identifier);
+  void possible(int client);  // an acquire info
+  void end(int client);       // release invoke, refresh fail, crash
+
+  // All events at t_us have been applied: count, open or close episodes, record steals.
+  void instant_done(std::int64_t t_us);
+  // The counts of the last instant held from `from_us` to `to_us`.
+  void elapse(std::int64_t from_us, std::int64_t to_us);
+
+  int holders() const { return static_cast<int>(certain_.size()); }
+  // Certain holders granted at or after `since_us` whose grant is not older than `timeout_us`
+  // at `now_us` (no timeout: however old): the permits a fault that lost the writes since
+  // `since_us` took from their holders.
+  int granted_since(std::int64_t since_us, std::int64_t now_us, std::optional<std::int64_t> timeout_us) const;
+  // Fills the safety fields of `s`; end_us closes an open episode.
+  void finish(std::int64_t end_us, Summary& s) const;
+
+ private:
+  struct ClientHold {
+    bool certain = false;
+    bool possible = false;
+    std::int64_t since_us = 0;
+    std::uint64_t order = 0;  // grant order, breaks ties between holds of the same instant
+    std::size_t pos = 0;      // index in certain_
+    std::string identifier;
+  };
+  ClientHold& at(int client);
+  void remove_certain(int client);
+  std::vector<HoldRef> witness() const;
+
+  int limit_;
+  std::size_t max_episodes_;
+  std::vector<ClientHold> clients_;
+  std::vector<int> certain_;  // clients holding for sure (unordered)
+  int possible_only_ = 0;     // clients possibly but not certainly holding
+  std::uint64_t grants_ = 0;
+  std::vector<int> granted_now_;  // clients granted in the current instant
+
+  int max_holders_ = 0, max_possible_ = 0;
+  std::int64_t over_limit_us_ = 0, possible_over_limit_us_ = 0;
+  std::int64_t steals_ = 0;
+  std::int64_t episode_count_ = 0;
+  std::vector<Episode> episodes_;
+  bool in_episode_ = false;
+  int peak_ = 0;  // of the current episode, when it is not kept in episodes_
+  HoldersSeries series_;
+};
+
+}  // namespace semsim

@@ -1,0 +1,58 @@
+#include "reports/checks/latency.h"
+
+#include <bit>
+
+namespace semsim {
+
+namespace {
+
+constexpr int kExactBits = 14;  // values < 2^14 us are their own bucket
+constexpr std::uint64_t kExact = std::uint64_t{1} << kExactBits;
+constexpr std::uint64_t kHalf = kExact / 2;  // sub-buckets per power of two above kExact
+
+std::size_t index_of(std::uint64_t v) {
+  if (v < kExact) return v;
+  unsigned shift = static_cast<unsigned>(std::bit_width(v)) - kExactBits;  // >= 1
+  std::uint64_t top = v >> shift;                                           // in [kHalf, kExact)
+  return kExact + (shift - 1) * kHalf + (top - kHalf);
+}
+
+std::int64_t value_of(std::size_t index) {
+  if (index < kExact) return static_cast<std::int64_t>(index);
+  std::uint64_t k = index - kExact;
+  unsigned shift = static_cast<unsigned>(k / kHalf) + 1;
+  std::uint64_t top = k % kHalf + kHalf;
+  return static_cast<std::int64_t>(top << shift);
+}
+
+}  // namespace
+
+void LatencyHistogram::add(std::int64_t us) {
+  // True time never runs backwards, so a negative latency is a malformed history; clamp it to 0
+  // rather than index out of range.
+  std::size_t i = index_of(us < 0 ? 0 : static_cast<std::uint64_t>(us));
+  if (i >= counts_.size()) counts_.resize(i + 1, 0);
+  ++counts_[i];
+  ++count_;
+}
+
+std::optional<std::int64_t> LatencyHistogram::percentile_us(int percent) const {
+  if (count_ == 0) return std::nullopt;
+  std::uint64_t rank = (static_cast<std::uint64_t>(percent) * count_ + 99) / 100;  // ceil
+  if (rank == 0) rank = 1;
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < counts_.size(); ++i) {
+    seen += counts_[i];
+    if (seen >= rank) return value_of(i);
+  }
+  return value_of(counts_.size() - 1);
+}
+
+std::vector<std::pair<std::int64_t, std::uint64_t>> LatencyHistogram::buckets() const {
+  std::vector<std::pair<std::int64_t, std::uint64_t>> out;
+  for (std::size_t i = 0; i < counts_.size(); ++i)
+    if (counts_[i]) out.emplace_back(value_of(i), counts_[i]);
+  return out;
+}
+
+}  // namespace semsim

@@ -1,0 +1,34 @@
+// A simulated client's own clock: true time plus a constant offset (skew), a linear drift (ppm)
+// and step jumps scheduled at true times. Algorithms read time only through this. Redis's own
+// clock in a simulation is one too (the server's skew, drift and server_jump actions).
+#pragma once
+
+#include <vector>
+
+#include "sim/core/duration.h"
+
+namespace semsim {
+
+class ClientClock {
+ public:
+  ClientClock() = default;
+  ClientClock(Micros offset, double drift_ppm) : offset_(offset), drift_ppm_(drift_ppm) {}
+
+  // From true time `at` on, the clock reads `by` more (negative: it jumps back).
+  void jump(Micros at, Micros by);
+  // What the clock reads at true time `true_now`.
+  Micros read(Micros true_now) const;
+
+  Micros offset() const { return offset_; }
+  double drift_ppm() const { return drift_ppm_; }
+
+ private:
+  struct Jump {
+    Micros at, by;
+  };
+  Micros offset_{0};
+  double drift_ppm_ = 0;
+  std::vector<Jump> jumps_;
+};
+
+}  // namespace semsim

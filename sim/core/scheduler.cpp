@@ -1,0 +1,104 @@
+#include "sim/core/scheduler.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace semsim {
+
+void Scheduler::push_entry(const Entry& entry) {
+  heap_.push_back(entry);
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
+}
+
+void Scheduler::push(Micros time, std::uint64_t seq, Kind kind, std::function<void()> step, Delivery delivery) {
+  std::uint32_t slot;
+  if (free_slots_.empty()) {
+    slot = static_cast<std::uint32_t>(payloads_.size());
+    payloads_.push_back(Payload{std::move(step), std::move(delivery)});
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    payloads_[slot] = Payload{std::move(step), std::move(delivery)};
+  }
+  push_entry(Entry{time, seq, slot, kind});
+}
+
+void Scheduler::at(Micros t, std::function<void()> step) {
+  push(std::max(t, now_), seq_++, Kind::step, std::move(step), {});  // nothing happens in the past
+}
+
+void Scheduler::fence_at(Micros t, std::function<void()> step) {
+  push(std::max(t, now_), seq_++, Kind::fence, std::move(step), {});
+}
+
+void Scheduler::deliver_at(Micros t, Delivery delivery) {
+  if (t < now_) t = now_;
+  // Deliveries taken ahead already ran on Redis: one due before them would be out of order.
+  if (t < ahead_until_)
+    throw std::logic_error("a delivery at " + std::to_string(t.count()) + " us is due before deliveries sent ahead (" +
+                           std::to_string(ahead_until_.count()) + " us): a lookahead bound is wrong");
+  push(t, seq_++, Kind::delivery, {}, std::move(delivery));
+}
+
+void Scheduler::reply_at(Micros time, std::uint64_t seq, std::function<void()> reply) {
+  push(time, seq, Kind::reply, std::move(reply), {});
+}
+
+Scheduler::Entry Scheduler::pop_entry() {
+  std::pop_heap(heap_.begin(), heap_.end(), Later{});
+  const Entry entry = heap_.back();
+  heap_.pop_back();
+  return entry;
+}
+
+Scheduler::Item Scheduler::take(const Entry& entry) {
+  Payload& p = payloads_[entry.slot];
+  Item item{entry.time, entry.seq, entry.kind, std::move(p.step), std::move(p.delivery)};
+  p = Payload{};
+  free_slots_.push_back(entry.slot);
+  return item;
+}
+
+Scheduler::Item Scheduler::pop() {
+  Item item = take(pop_entry());
+  now_ = item.time;
+  ++processed_;
+  return item;
+}
+
+std::vector<Scheduler::Ahead> Scheduler::take_ahead(const Bounds& b) {
+  if (!next_is_delivery()) throw std::logic_error("Scheduler::take_ahead: the next event is not a delivery");
+  std::vector<Ahead> out;
+  std::vector<Entry> steps;  // looked past: back in the queue afterwards, at their places
+  Micros horizon = b.last;
+  while (!heap_.empty()) {
+    const Entry& front = heap_.front();
+    if (front.kind == Kind::fence || front.time >= b.until || front.time > horizon) break;
+    const Entry entry = pop_entry();
+    const Micros causes_from = entry.time + (entry.kind == Kind::step ? b.min_send : b.min_round_trip);
+    horizon = std::min(horizon, causes_from);
+    if (entry.kind == Kind::delivery) out.push_back(Ahead{entry.time, entry.seq, take(entry).delivery});
+    else steps.push_back(entry);
+  }
+  for (const Entry& step : steps) push_entry(step);
+  ahead_until_ = std::max(ahead_until_, out.back().time);
+  return out;
+}
+
+std::vector<Delivery> Scheduler::next() {
+  if (heap_.empty()) throw std::logic_error("Scheduler::next on an empty queue");
+  Item item = pop();
+  if (item.kind != Kind::delivery) {
+    item.step();
+    return {};
+  }
+  std::vector<Delivery> batch;
+  batch.push_back(std::move(item.delivery));
+  // Deliveries due at this same instant cannot be preceded by anything new (a step scheduled
+  // from now on sorts after them), so they may go to Redis together, in order.
+  while (!heap_.empty() && heap_.front().kind == Kind::delivery && heap_.front().time == now_)
+    batch.push_back(pop().delivery);
+  return batch;
+}
+
+}  // namespace semsim

@@ -1,0 +1,109 @@
+// The discrete-event core: events are values ordered by (time, sequence), ties first-in first-out.
+// Two kinds: a step (resume a client, fire a fault) and a delivery (commands reaching Redis).
+// Deliveries due at the same instant are handed out together so that the caller can send them to
+// Redis as one pipelined batch: nothing can be scheduled before them any more. take_ahead goes
+// further (virtual mode): it hands out the deliveries that nothing still queued can precede.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "algorithms/api/redis.h"
+#include "sim/core/duration.h"
+
+namespace semsim {
+
+struct Delivery {
+  std::vector<Command> commands;  // run back to back at Redis
+  std::function<void(std::vector<Reply>)> done;  // called at the delivery's time with the replies
+  // False once the connection it travelled on has dropped: it never reaches Redis. Empty: always.
+  std::function<bool()> on_the_wire;
+  bool dropped() const { return on_the_wire && !on_the_wire(); }
+};
+
+class Scheduler {
+ public:
+  Micros now() const { return now_; }
+  void at(Micros t, std::function<void()> step);
+  void deliver_at(Micros t, Delivery delivery);
+  // A step that acts on Redis or on the connections (a server fault, Redis's clock jumping):
+  // take_ahead never looks past it, so nothing is sent to Redis ahead of it.
+  void fence_at(Micros t, std::function<void()> step);
+  bool next_is_delivery() const { return !heap_.empty() && heap_.front().kind == Kind::delivery; }
+  // Moves time forward to t when nothing is due before it (the end of a run).
+  void advance_to(Micros t) { now_ = std::max(now_, t); }
+  bool empty() const { return heap_.empty(); }
+  Micros next_time() const { return heap_.front().time; }
+  std::uint64_t events_processed() const { return processed_; }
+
+  // Pops the next event and advances time to it. If it is a step, runs it and returns empty;
+  // if it is a delivery, returns it with every other delivery due at the same instant.
+  std::vector<Delivery> next();
+
+  // Lookahead pipelining. A queued step at s can only make a client send something that reaches
+  // Redis at s + min_send or later; a delivery at d (or its reply, queued as a step) only at
+  // d + min_round_trip or later; and whatever is caused later gets a later sequence number, so a
+  // delivery due at or before that horizon runs on Redis before anything still to be caused.
+  struct Bounds {
+    Micros until;          // exclusive: the end of this drive
+    Micros last;           // inclusive: never a delivery due after this (one Redis instant)
+    Micros min_send;       // smallest outbound delay of any client that can still send
+    Micros min_round_trip; // smallest inbound + outbound delay of any client
+  };
+  struct Ahead {
+    Micros time;
+    std::uint64_t seq;
+    Delivery delivery;
+  };
+  // Takes out, in (time, seq) order from the next event (which must be a delivery), every
+  // delivery that nothing queued can precede on Redis: it stops at a fence, at `until`, after
+  // `last`, and at the horizon above. Time does not move; steps stay queued in place.
+  std::vector<Ahead> take_ahead(const Bounds& bounds);
+  // Queues `reply` at exactly the place (time, seq) a delivery taken ahead had: it runs its
+  // `done` when the delivery's turn comes.
+  void reply_at(Micros time, std::uint64_t seq, std::function<void()> reply);
+
+ private:
+  // step: resume a client, a client fault; fence: see fence_at; reply: a delivery taken ahead.
+  enum class Kind : std::uint8_t { step, fence, reply, delivery };
+  struct Item {
+    Micros time;
+    std::uint64_t seq;
+    Kind kind;
+    std::function<void()> step;  // empty for deliveries
+    Delivery delivery;
+  };
+  // The heap holds small entries (cheap to move while sifting); what they carry waits in a slot.
+  struct Entry {
+    Micros time;
+    std::uint64_t seq;
+    std::uint32_t slot;
+    Kind kind;
+  };
+  struct Payload {
+    std::function<void()> step;
+    Delivery delivery;
+  };
+  struct Later {
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+  };
+  Item pop();
+  void push(Micros time, std::uint64_t seq, Kind kind, std::function<void()> step, Delivery delivery);
+  void push_entry(const Entry& entry);
+  Entry pop_entry();       // without moving time; its payload stays in its slot
+  Item take(const Entry& entry);  // the payload, its slot freed
+
+  std::vector<Entry> heap_;
+  std::vector<Payload> payloads_;
+  std::vector<std::uint32_t> free_slots_;
+  Micros now_{0};
+  std::uint64_t seq_ = 0;
+  std::uint64_t processed_ = 0;
+  Micros ahead_until_{0};  // the latest delivery taken ahead: nothing new may be due before it
+};
+
+}  // namespace semsim

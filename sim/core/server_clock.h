@@ -1,0 +1,19 @@
+// Redis's own clock, where it can follow virtual time (sim/redis/redis_clock.h: the embedded
+// server with the preloaded clock library). The simulation sets it before each delivery, so
+// that TTLs, lock expiry and TIME follow the simulated server clock.
+#pragma once
+
+#include "sim/core/duration.h"
+
+namespace semsim {
+
+class ServerClock {
+ public:
+  virtual ~ServerClock() = default;
+  // Redis reads `server_us` (virtual true time plus the server's own offset) from now on.
+  virtual void set(Micros server_us) = 0;
+  // Redis reads its real clock again (paced runs).
+  virtual void release() = 0;
+};
+
+}  // namespace semsim

@@ -1,0 +1,159 @@
+#include "sim/core/sim_client.h"
+
+#include <cstdio>
+#include <memory>
+
+namespace semsim {
+
+SimClient::SimClient(Scheduler& scheduler, int id, ClientClock clock, ClientNetwork network, std::uint64_t seed)
+    : scheduler_(scheduler), id_(id), clock_(clock), network_(std::move(network)), rng_(seed) {}
+
+void SimClient::wake(std::coroutine_handle<> h) {
+  when_awake([h] { h.resume(); });
+}
+
+void SimClient::when_awake(std::function<void()> f) {
+  if (crashed_) return;
+  if (paused()) {
+    scheduler_.at(paused_until_, [this, f = std::move(f)] { when_awake(f); });
+    return;
+  }
+  f();
+}
+
+namespace {
+struct WakeAt {
+  Scheduler& scheduler;
+  Micros at;
+  std::function<void(std::coroutine_handle<>)> wake;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    scheduler.at(at, [w = wake, h] { w(h); });
+  }
+  void await_resume() const noexcept {}
+};
+}  // namespace
+
+Task<void> SimClient::sleep(Micros d) {
+  WakeAt wake_at{scheduler_, scheduler_.now() + std::max(d, Micros(0)), [this](auto h) { wake(h); }};
+  co_await wake_at;
+}
+
+std::string SimClient::new_identifier() {
+  // A uuid4 from the client's own stream: random order among equal scores, as uuid4 gives.
+  const std::uint64_t hi = rng_.next(), lo = rng_.next();
+  char buf[37];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xfff),
+                static_cast<unsigned>(0x8000 | ((lo >> 48) & 0x3fff)),
+                static_cast<unsigned long long>(lo & 0xffffffffffffULL));
+  return buf;
+}
+
+struct SimClient::Exchange {
+  SimClient& client;
+  std::vector<Command> commands;
+  bool atomic;
+  std::vector<Reply> replies;
+  std::string lost;  // why the connection dropped under it
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) { client.send(*this, h); }
+  std::vector<Reply> await_resume() {
+    if (!lost.empty()) throw ConnectionLost(lost);
+    return std::move(replies);
+  }
+};
+
+void SimClient::finish(std::uint64_t id) {
+  const auto it = in_flight_.find(id);
+  if (it == in_flight_.end()) return;  // ended already: its connection dropped
+  const std::coroutine_handle<> h = it->second.second;
+  in_flight_.erase(it);
+  wake(h);
+}
+
+void SimClient::drop_connection(const std::string& why) {
+  ++connection_;
+  for (auto& [id, exchange] : std::exchange(in_flight_, {})) {
+    exchange.first->lost = why;
+    wake(exchange.second);
+  }
+}
+
+void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
+  const Micros sent = scheduler_.now();
+  const std::uint64_t id = next_exchange_++;
+  in_flight_.emplace(id, std::make_pair(&exchange, h));
+  const auto on_the_wire = [this, connection = connection_] { return connection == connection_; };
+  std::vector<Reply>* out = &exchange.replies;
+  if (exchange.atomic) {
+    // A transaction travels and runs as one unit.
+    scheduler_.deliver_at(network_.outbound(sent),
+                          Delivery{std::move(exchange.commands),
+                                   [this, out, id](std::vector<Reply> r) {
+                                     if (!in_flight_.count(id)) return;  // its exchange ended: `out` is gone
+                                     *out = std::move(r);
+                                     scheduler_.at(network_.inbound(scheduler_.now()), [this, id] { finish(id); });
+                                   },
+                                   on_the_wire});
+    return;
+  }
+  // A plain pipeline: each command arrives on its own, so others may run in between; the client
+  // continues once the last reply is back (replies come back in order).
+  const std::size_t n = exchange.commands.size();
+  out->assign(n, Reply{});
+  auto remaining = std::make_shared<std::size_t>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<Command> one;
+    one.push_back(std::move(exchange.commands[i]));
+    scheduler_.deliver_at(network_.outbound(sent),
+                          Delivery{std::move(one),
+                                   [this, out, id, i, remaining](std::vector<Reply> r) {
+                                     if (!in_flight_.count(id)) return;  // its exchange ended: `out` is gone
+                                     (*out)[i] = std::move(r.at(0));
+                                     const Micros back = network_.inbound(scheduler_.now());
+                                     if (--*remaining == 0) scheduler_.at(back, [this, id] { finish(id); });
+                                   },
+                                   on_the_wire});
+  }
+}
+
+Task<std::vector<Reply>> SimClient::transaction(std::vector<Command> commands) {
+  commands.insert(commands.begin(), Command{"MULTI"});
+  commands.push_back(Command{"EXEC"});
+  // Awaiters are named locals: g++ 12 mishandles temporaries in a co_await expression.
+  Exchange exchange{*this, std::move(commands), true, {}, {}};
+  std::vector<Reply> replies = co_await exchange;
+  Reply& exec = replies.back();
+  if (exec.is_error()) throw ReplyError("EXEC: " + exec.text);
+  if (exec.kind != Reply::Kind::array) throw ReplyError("transaction aborted");
+  co_return std::move(exec.elements);
+}
+
+Task<std::vector<Reply>> SimClient::pipeline(std::vector<Command> commands) {
+  Exchange exchange{*this, std::move(commands), false, {}, {}};
+  co_return co_await exchange;
+}
+
+Task<void> SimClient::guarded(Task<void> task, SimClient& self) {
+  std::exception_ptr error;
+  try {
+    co_await task;
+  } catch (...) {
+    error = std::current_exception();
+  }
+  if (error && self.on_failure_) self.on_failure_(error);
+  else if (error) std::rethrow_exception(error);
+}
+
+void SimClient::spawn(Task<void> task) {
+  tasks_.push_back(guarded(std::move(task), *this));
+  tasks_.back().start();
+}
+
+void SimClient::check_tasks() {
+  for (auto& t : tasks_)
+    if (t.done()) t.result();
+}
+
+}  // namespace semsim

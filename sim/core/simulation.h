@@ -1,0 +1,82 @@
+// One run: builds the clients (clocks, networks, workloads, faults) from the options, drives
+// them against Redis through the scheduler, and records every event. Virtual mode: time jumps
+// from event to event and the same seed gives the same history. Paced: time follows the wall clock.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <map>
+#include <vector>
+
+#include "algorithms/api/semaphore.h"
+#include "sim/core/client_spec.h"
+#include "sim/core/connection.h"
+#include "sim/core/recorder.h"
+#include "sim/core/run_options.h"
+#include "sim/core/server_clock.h"
+#include "sim/core/server_control.h"
+
+namespace semsim {
+
+struct RunResult {
+  bool completed = false;   // reached the end of its duration
+  std::string stop_reason;  // why not: "interrupted by signal 2", "redis: ..."
+  std::uint64_t commands = 0;
+  std::uint64_t round_trips = 0;  // pipelines sent to Redis and answered
+  std::uint64_t events = 0;
+  double wall_s = 0;
+  Micros max_lag{0};  // paced mode: how far the simulation fell behind the wall clock
+  bool timed_out = false;  // Redis did not answer within --command-timeout
+};
+
+class Simulation {
+ public:
+  // `inputs`: the clients table and scripted actions; `link` is the connection every request
+  // goes through; `sink` gets every event.
+  Simulation(const RunOptions& options, RunInputs inputs, Semaphore& semaphore, Connection& link,
+             Recorder::Sink sink);
+  ~Simulation();
+  // Throws SetupError / InputError before anything ran; after that, failures end the run and
+  // are reported in the result (and in the history's last row).
+  RunResult run();
+  // Redis's clock, when it can follow virtual time (the embedded server): set before every
+  // delivery in virtual mode, left on the real clock in paced mode.
+  void set_redis_clock(ServerClock* clock) { redis_clock_ = clock; }
+  // What server faults (actions on client 0) act on; without it a run with one is refused.
+  // Its link replaces the constructor's from then on. `processes`: whether it can restart and
+  // fail over (the embedded server), or only drop connections (a user's server).
+  // The run's key prefix: where --fill-memory writes its keys.
+  void set_key_prefix(std::string prefix) { key_prefix_ = std::move(prefix); }
+  void set_server_control(ServerControl* control, bool processes) {
+    control_ = control;
+    control_processes_ = processes;
+  }
+
+ private:
+  struct State;
+  // Server faults in actions.csv that this run cannot apply: InputError naming the line.
+  void check_server_actions() const;
+  const RunOptions& options_;
+  Semaphore& semaphore_;
+  Connection* link_;
+  std::string key_prefix_;
+  ServerControl* control_ = nullptr;
+  bool control_processes_ = false;
+  Recorder::Sink sink_;
+  std::map<int, ClientSpec> table_;
+  std::vector<ScriptedAction> actions_;
+  ServerClock* redis_clock_ = nullptr;
+};
+
+// Runs deliveries that are due at one instant on Redis, pipelined in order, then hands each its
+// replies. Throws LinkError when Redis is gone.
+// `unblock` (if any) is called when Redis has not answered within a quarter of a second: a
+// blocked WAIT whose timeout cannot pass while Redis's clock stands still.
+void execute_deliveries(std::vector<Delivery> batch, Connection& link, Micros timeout,
+                        const std::function<void()>& unblock = {});
+
+// The detail of the history's first row: the run's parameters as key=value pairs.
+std::string run_detail(const RunOptions& options);
+
+}  // namespace semsim

@@ -1,0 +1,68 @@
+// The only places in sim/ that read the wall clock (the tidy test allows this file alone):
+// paced mode follows it, progress lines and wall_s report it. Nothing that decides what happens
+// in virtual mode reads it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "sim/core/duration.h"
+
+namespace semsim {
+
+// Paced mode: virtual time t happens no earlier than start + t on the wall clock.
+class Pacer {
+ public:
+  Pacer() : start_(std::chrono::steady_clock::now()) {}
+  // Sleeps until true time `t` is due, in short steps so that `stop()` is noticed; returns false
+  // if stop() said so before then.
+  template <typename Stop>
+  bool wait_until(Micros t, Stop stop) {
+    const auto due = start_ + t;
+    for (;;) {
+      if (stop()) return false;
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= due) return true;
+      std_sleep(std::min<std::chrono::steady_clock::duration>(due - now, std::chrono::milliseconds(50)));
+    }
+  }
+  // How far behind the wall clock the simulation runs at true time t (0 when on time).
+  Micros lag(Micros t) const {
+    const auto late = std::chrono::steady_clock::now() - (start_ + t);
+    return std::max(Micros(0), std::chrono::duration_cast<Micros>(late));
+  }
+
+ private:
+  static void std_sleep(std::chrono::steady_clock::duration d);
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Seconds since it was made.
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+// One progress line on stderr, rewritten at most every 200 ms, and only on a terminal (and when
+// `wanted`: runs in parallel would overwrite each other's).
+class Progress {
+ public:
+  explicit Progress(bool wanted = true);
+  ~Progress();
+  void update(Micros now, Micros end, std::uint64_t events, std::uint64_t grants);
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  Stopwatch watch_;
+  double last_ = 0;
+};
+
+}  // namespace semsim

@@ -1,0 +1,208 @@
+#include "sim/core/workload.h"
+
+#include <algorithm>
+#include <set>
+
+namespace semsim {
+
+Workload::Workload(const RunOptions& options, Semaphore& semaphore, Recorder& recorder, const Scheduler& scheduler,
+                   int clients)
+    : options_(options), semaphore_(semaphore), recorder_(recorder), scheduler_(scheduler), holding_(clients + 1),
+      scripted_acquires_left_(clients + 1, 0) {}
+
+void Workload::fault(SimClient& client, Op op, std::string detail) {
+  if (op == Op::crash) {
+    holding_[client.id()].reset();
+    std::erase_if(in_flight_, [&](const auto& f) { return f.second.client == &client; });  // silent for ever
+  }
+  recorder_.record(client.id(), client.now(), op, Phase::ok, {}, std::move(detail));
+}
+
+bool Workload::holds(const SimClient& client, const std::string& identifier) const {
+  const auto& h = holding_[client.id()];
+  return h && h->identifier == identifier;
+}
+
+std::uint64_t Workload::invoke(SimClient& client, Op op, const std::string& identifier) {
+  recorder_.record(client.id(), client.now(), op, Phase::invoke, identifier);
+  in_flight_.emplace(next_token_, InFlight{&client, op, identifier});
+  return next_token_++;
+}
+
+void Workload::outcome(std::uint64_t token, SimClient& client, Op op, Phase phase, std::string identifier,
+                       std::string detail) {
+  in_flight_.erase(token);
+  recorder_.record(client.id(), client.now(), op, phase, std::move(identifier), std::move(detail));
+}
+
+void Workload::connection_lost(const std::string& why) {
+  for (auto& [token, f] : in_flight_)
+    recorder_.record(f.client->id(), f.client->now(), f.op, Phase::info, f.identifier, "connection lost: " + why);
+  in_flight_.clear();
+}
+
+Task<std::optional<Grant>> Workload::acquire(SimClient& client) {
+  const std::uint64_t token = invoke(client, Op::acquire, {});
+  std::optional<Grant> grant;
+  std::string error;
+  try {
+    grant = co_await semaphore_.acquire(client);
+  } catch (const ReplyError& e) {
+    error = std::string("error: ") + e.what();
+  } catch (const ConnectionLost& e) {
+    error = std::string("connection lost: ") + e.what();
+  }
+  if (!error.empty()) {
+    // An error reply mid-protocol (a Lua error, say) or a dropped connection: what it left in
+    // Redis is unknown.
+    outcome(token, client, Op::acquire, Phase::info, {}, error);
+    co_return std::nullopt;
+  }
+  if (!grant) {
+    outcome(token, client, Op::acquire, Phase::fail);
+    co_return std::nullopt;
+  }
+  holding_[client.id()] = grant;
+  outcome(token, client, Op::acquire, Phase::ok, grant->identifier,
+          grant->fencing_token ? "token=" + std::to_string(grant->fencing_token) : std::string());
+  co_return grant;
+}
+
+Task<bool> Workload::release(SimClient& client, std::string identifier) {
+  holding_[client.id()].reset();
+  const std::uint64_t token = invoke(client, Op::release, identifier);
+  bool released = false;
+  std::string error;
+  try {
+    released = co_await semaphore_.release(client, identifier);
+  } catch (const ReplyError& e) {
+    error = std::string("error: ") + e.what();
+  } catch (const ConnectionLost& e) {
+    error = std::string("connection lost: ") + e.what();
+  }
+  if (!error.empty())
+    outcome(token, client, Op::release, Phase::info, identifier, error);
+  else
+    outcome(token, client, Op::release, released ? Phase::ok : Phase::fail, identifier,
+            released ? "" : "permit already gone");
+  co_return released;
+}
+
+Task<bool> Workload::refresh(SimClient& client, std::string identifier) {
+  const std::uint64_t token = invoke(client, Op::refresh, identifier);
+  bool kept = false;
+  std::string error;
+  try {
+    kept = co_await semaphore_.refresh(client, identifier);
+  } catch (const ReplyError& e) {
+    error = std::string("error: ") + e.what();
+  } catch (const ConnectionLost& e) {
+    error = std::string("connection lost: ") + e.what();
+  }
+  if (!error.empty()) {
+    outcome(token, client, Op::refresh, Phase::info, identifier, error);
+    co_return true;  // unknown: the client goes on believing
+  }
+  if (!kept && holds(client, identifier)) holding_[client.id()].reset();
+  outcome(token, client, Op::refresh, kept ? Phase::ok : Phase::fail, identifier, kept ? "" : "permit lost");
+  co_return kept;
+}
+
+Task<void> Workload::hold_then_release(SimClient& client, Grant grant, Micros hold) {
+  const Micros until = scheduler_.now() + hold;
+  if (options_.refresh_every.count() > 0) {
+    while (scheduler_.now() < until) {
+      co_await client.sleep(std::min(options_.refresh_every, until - scheduler_.now()));
+      if (!holds(client, grant.identifier)) co_return;  // released or lost meanwhile (scripted)
+      if (scheduler_.now() >= until) break;
+      if (!co_await refresh(client, grant.identifier)) co_return;
+    }
+  } else {
+    co_await client.sleep(hold);
+  }
+  if (holds(client, grant.identifier)) co_await release(client, grant.identifier);
+}
+
+Task<void> Workload::sample(SimClient& harness, std::string admission_set, Micros every) {
+  for (;;) {
+    co_await harness.sleep(every);
+    if (scheduler_.now() >= options_.duration) co_return;
+    Command zrange{"ZRANGE", admission_set, "0", std::to_string(options_.limit - 1)};  // g++ 12: no braces in co_await
+    Reply r;
+    bool lost = false;
+    try {
+      r = co_await harness.redis().call(std::move(zrange));
+    } catch (const ConnectionLost&) {
+      lost = true;  // a server fault: the next sample reads again
+    }
+    if (lost) continue;
+    std::set<std::string> admitted;
+    for (const Reply& m : r.elements) admitted.insert(m.text);
+    int believers = 0, stale = 0;
+    for (const auto& h : holding_) {
+      if (!h) continue;
+      ++believers;
+      if (!admitted.count(h->identifier)) ++stale;
+    }
+    recorder_.record(0, harness.now(), Op::sample, Phase::info, {},
+                     "admitted=" + std::to_string(admitted.size()) + " believers=" + std::to_string(believers) +
+                         " stale=" + std::to_string(stale));
+  }
+}
+
+Task<void> Workload::fill(SimClient& harness, std::string prefix) {
+  const std::string value(1024, 'x');
+  for (std::uint64_t n = 0;; ++n) {
+    co_await harness.sleep(Micros(1000));
+    if (scheduler_.now() >= options_.duration) co_return;
+    Command set{"SET", prefix + "filler:run:" + std::to_string(n), value, "PX", "3600000"};
+    try {
+      co_await harness.redis().call(std::move(set));
+    } catch (const ConnectionLost&) {
+    }
+  }
+}
+
+namespace {
+// At least 1 µs: with zero delays, a refused client that thinks for 0 would retry at the same
+// instant for ever and true time would never move.
+Micros at_least_1us(Micros d) { return std::max(d, Micros(1)); }
+}  // namespace
+
+Task<void> Workload::loop(SimClient& client) {
+  const Micros end = options_.duration;
+  for (;;) {
+    co_await client.sleep(at_least_1us(options_.think.sample_duration(client.rng())));
+    if (scheduler_.now() >= end) co_return;
+    std::optional<Grant> grant = co_await acquire(client);
+    for (int retry = 0; !grant && retry < options_.retries && scheduler_.now() < end; ++retry) {
+      co_await client.sleep(at_least_1us(options_.retry_delay.sample_duration(client.rng())));
+      grant = co_await acquire(client);
+    }
+    if (grant) co_await hold_then_release(client, *grant, options_.hold.sample_duration(client.rng()));
+  }
+}
+
+Task<void> Workload::scripted(SimClient& client, ScriptedAction action) {
+  using K = ScriptedAction::Kind;
+  switch (action.kind) {
+    case K::acquire: {
+      const Micros hold = action.arg ? *action.arg : options_.hold.sample_duration(client.rng());
+      std::optional<Grant> grant = co_await acquire(client);
+      if (--scripted_acquires_left_[client.id()] == 0 && !grant)
+        recorder_.record(client.id(), client.now(), Op::done, Phase::ok, {}, "no further acquire in the script");
+      if (grant) co_await hold_then_release(client, *grant, hold);
+      break;
+    }
+    case K::release:
+      if (holding_[client.id()]) co_await release(client, holding_[client.id()]->identifier);
+      break;
+    case K::refresh:
+      if (holding_[client.id()]) co_await refresh(client, holding_[client.id()]->identifier);
+      break;
+    default:
+      break;  // faults are applied by the simulation itself
+  }
+}
+
+}  // namespace semsim

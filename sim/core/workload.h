@@ -1,0 +1,65 @@
+// What simulated clients do. A free client loops: think, acquire (retrying if asked), hold
+// (refreshing every R if asked), release. A scripted client does only what actions.csv says.
+// Every operation is recorded as invoke + outcome (ok, fail, or info when the outcome is unknown).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "algorithms/api/semaphore.h"
+#include "sim/core/client_spec.h"
+#include "sim/core/recorder.h"
+#include "sim/core/run_options.h"
+#include "sim/core/sim_client.h"
+
+namespace semsim {
+
+class Workload {
+ public:
+  Workload(const RunOptions& options, Semaphore& semaphore, Recorder& recorder, const Scheduler& scheduler, int clients);
+
+  Task<void> loop(SimClient& client);
+  Task<void> scripted(SimClient& client, ScriptedAction action);
+  // The script gives the client one more acquire action. When its last one ends without a grant,
+  // the client wants no more permits: a `done` row says so, and the checker stops its wait there.
+  void expect_scripted_acquire(int client) { ++scripted_acquires_left_[client]; }
+  // Records a fault that happened to the client (pause, resume, crash, jump).
+  void fault(SimClient& client, Op op, std::string detail = {});
+  // The connection to Redis failed: every operation still waiting for its reply ends as `info`
+  // (its outcome is unknown: Redis may or may not have run it), in the order they were invoked.
+  void connection_lost(const std::string& why);
+  // Every `every`: reads the first `limit` members of the admission set and records how many
+  // believers Redis no longer counts (a `sample` row). Runs as the harness client.
+  Task<void> sample(SimClient& harness, std::string admission_set, Micros every);
+  // Every millisecond: writes 1 KiB to a new key <prefix>filler:run:<n> (--fill-memory, TTL 1 h), its
+  // errors (OOM) ignored. Runs as the harness client.
+  Task<void> fill(SimClient& harness, std::string prefix);
+
+ private:
+  Task<std::optional<Grant>> acquire(SimClient& client);
+  Task<void> hold_then_release(SimClient& client, Grant grant, Micros hold);
+  Task<bool> release(SimClient& client, std::string identifier);
+  Task<bool> refresh(SimClient& client, std::string identifier);
+  bool holds(const SimClient& client, const std::string& identifier) const;
+  // Operations between their invoke row and their outcome row.
+  struct InFlight {
+    SimClient* client;
+    Op op;
+    std::string identifier;
+  };
+  std::uint64_t invoke(SimClient& client, Op op, const std::string& identifier);
+  void outcome(std::uint64_t token, SimClient& client, Op op, Phase phase, std::string identifier = {},
+               std::string detail = {});
+
+  const RunOptions& options_;
+  Semaphore& semaphore_;
+  Recorder& recorder_;
+  const Scheduler& scheduler_;
+  std::vector<std::optional<Grant>> holding_;  // by client id: the permit it believes it holds
+  std::vector<int> scripted_acquires_left_;    // by client id
+  std::map<std::uint64_t, InFlight> in_flight_;  // by invoke order
+  std::uint64_t next_token_ = 0;
+};
+
+}  // namespace semsim

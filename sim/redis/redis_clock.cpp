@@ -1,0 +1,58 @@
+#include "sim/redis/redis_clock.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "sim/redis/clock_library/clock_page.h"
+#include "sim/redis/shipped_files.h"
+
+namespace semsim {
+
+namespace fs = std::filesystem;
+
+RedisClock::RedisClock(const fs::path& path) : path_(path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) throw std::runtime_error("cannot create " + path.string() + ": " + std::strerror(errno));
+  semsim_clock_page initial{SEMSIM_CLOCK_MAGIC, 0, 0, 0};
+  const bool written = ::write(fd, &initial, sizeof initial) == static_cast<ssize_t>(sizeof initial);
+  void* p = written ? ::mmap(nullptr, sizeof initial, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+  ::close(fd);
+  if (p == MAP_FAILED) throw std::runtime_error("cannot map " + path.string() + ": " + std::strerror(errno));
+  page_ = p;
+}
+
+RedisClock::~RedisClock() { ::munmap(page_, sizeof(semsim_clock_page)); }
+
+void RedisClock::write(bool virtual_time, long long ns) {
+  auto* page = static_cast<semsim_clock_page*>(page_);
+  std::atomic_ref<std::uint32_t> seq(page->seq);
+  const std::uint32_t s = seq.load(std::memory_order_relaxed);
+  seq.store(s + 1, std::memory_order_relaxed);  // odd: a write in progress
+  std::atomic_thread_fence(std::memory_order_release);
+  page->flags = virtual_time ? SEMSIM_CLOCK_VIRTUAL : 0;
+  page->realtime_ns = ns;
+  seq.store(s + 2, std::memory_order_release);
+}
+
+void RedisClock::set(Micros server_us) { write(true, (kVirtualEpochUs + server_us.count()) * 1000); }
+
+void RedisClock::release() { write(false, 0); }
+
+fs::path clock_library() {
+  const fs::path exe = executable_dir();
+  // Beside semsim in the build folder (test programs live one folder below), or installed.
+  for (const fs::path& candidate : {exe / "libsemsim_clock.so", exe.parent_path() / "libsemsim_clock.so",
+                                    exe.parent_path() / "lib" / "semsim" / "libsemsim_clock.so"}) {
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec)) return candidate;
+  }
+  return {};
+}
+
+}  // namespace semsim

@@ -1,0 +1,57 @@
+// One async connection to Redis over hiredis's async API and a small poll(2) loop.
+// Requests are queued with submit(); flush() runs the I/O until every queued request has its
+// replies. The simulator uses it serially (virtual mode) or with many requests in flight.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/connection.h"
+#include "sim/redis/redis_target.h"
+
+namespace semsim {
+
+class RedisLink final : public Connection {
+ public:
+  // Connects (AUTH and SELECT as the target says). Throws LinkError with a clear message.
+  // `tolerated_interrupts`: see tolerate_interrupts.
+  static std::unique_ptr<RedisLink> connect(const RedisTarget& target,
+                                            std::chrono::milliseconds timeout = std::chrono::seconds(5),
+                                            int tolerated_interrupts = 0);
+  ~RedisLink();
+  RedisLink(const RedisLink&) = delete;
+  RedisLink& operator=(const RedisLink&) = delete;
+
+  void submit(std::vector<Command> commands, Done done) override;
+  void flush(std::chrono::milliseconds timeout, std::chrono::milliseconds slow_after,
+             const std::function<void()>& slow) override;
+  using Connection::flush;
+  std::uint64_t commands_sent() const override;
+  std::uint64_t round_trips() const override;
+  std::size_t pending() const;
+  // I/O gives up when interrupt_count() exceeds this (0: at the first Ctrl-C). Cleanup after an
+  // interrupt raises it, so that only a second Ctrl-C stops the cleanup.
+  void tolerate_interrupts(int count);
+
+  struct Impl;
+
+ private:
+  explicit RedisLink(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// The server's version: HELLO 2 (no @dangerous command needed), else INFO server.
+std::string server_version(RedisLink& link);
+// Deletes every key that starts with `prefix` (SCAN MATCH + UNLINK; glob characters in the
+// prefix are escaped). Returns how many were deleted. Touches nothing else.
+std::uint64_t delete_keys_with_prefix(RedisLink& link, const std::string& prefix);
+// Stops a Lua script that keeps the server busy (SCRIPT KILL on a connection of its own).
+// Whether one was killed.
+bool kill_running_script(const RedisTarget& target);
+// Whether any key lies under `prefix` (SCAN until the first).
+bool keys_exist_with_prefix(RedisLink& link, const std::string& prefix);
+
+}  // namespace semsim

@@ -1,0 +1,152 @@
+#include "sim/redis/redis_session.h"
+
+#include <cstdlib>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include "sim/core/interrupt.h"
+#include "sim/redis/sentinel.h"
+
+namespace semsim {
+
+namespace {
+std::optional<std::string> password_from_environment() {
+  const char* p = std::getenv("SEMSIM_REDIS_PASSWORD");
+  if (!p || !*p) return std::nullopt;
+  return std::string(p);
+}
+}  // namespace
+
+RedisSession::RedisSession(const std::string& url, const ServerSetup& setup) {
+  if (url.empty()) {
+    embedded_ = std::make_unique<EmbeddedRedis>(setup);
+    target_ = embedded_->target();
+    sentinels_ = embedded_->sentinels();
+    master_ = kSentinelMaster;
+  } else {
+    if (!setup.is_default())
+      throw std::invalid_argument("--replicas, --persistence and --maxmemory set up the embedded Redis: not with --redis");
+    if (url.starts_with("sentinel://")) {
+      const std::string rest = url.substr(11);
+      const auto slash = rest.rfind('/');
+      if (slash == std::string::npos || slash + 1 == rest.size())
+        throw std::invalid_argument(url + ": use sentinel://HOST:PORT,.../MASTER");
+      sentinels_ = parse_sentinels(rest.substr(0, slash));
+      master_ = rest.substr(slash + 1);
+      data_node_.password = password_from_environment();
+      target_ = primary_from_sentinels(sentinels_, master_, data_node_);
+    } else {
+      target_ = parse_redis_url(url, password_from_environment());
+    }
+  }
+  connect();
+  version_ = semsim::server_version(*link_);
+}
+
+void RedisSession::connect() {
+  link_.reset();
+  // Through Sentinel, the primary is whichever the sentinels name now (after a failover: the new one).
+  if (!sentinels_.empty()) target_ = primary_from_sentinels(sentinels_, master_, data_node_);
+  link_ = RedisLink::connect(target_);
+  if (embedded()) link_id_ = link_->execute({{"CLIENT", "ID"}}).at(0).integer;
+}
+
+void RedisSession::unblock() {
+  if (!embedded()) return;  // a user's server runs on its own clock: its timeouts pass
+  try {
+    auto other = RedisLink::connect(target_, std::chrono::milliseconds(500));
+    other->execute({{"CLIENT", "UNBLOCK", std::to_string(link_id_), "TIMEOUT"}}, std::chrono::milliseconds(500));
+  } catch (const LinkError&) {
+    // Busy in a script, not blocked: --command-timeout deals with that.
+  }
+}
+
+RedisSession::~RedisSession() = default;
+
+void RedisSession::use_setup(const ServerSetup& setup) {
+  if (!embedded()) {
+    if (!setup.is_default())
+      throw std::invalid_argument("--replicas, --persistence and --maxmemory set up the embedded Redis: not with --redis");
+    return;
+  }
+  if (setup == embedded_->setup() && !changed_) return;
+  link_.reset();
+  embedded_.reset();
+  embedded_ = std::make_unique<EmbeddedRedis>(setup);
+  target_ = embedded_->target();
+  sentinels_ = embedded_->sentinels();
+  master_ = kSentinelMaster;
+  connect();
+  changed_ = false;
+}
+
+namespace {
+EmbeddedRedis& embedded_or_throw(const std::unique_ptr<EmbeddedRedis>& embedded) {
+  if (!embedded) throw std::logic_error("server faults need the embedded Redis");
+  return *embedded;
+}
+}  // namespace
+
+void RedisSession::restart() {
+  link_.reset();
+  embedded_or_throw(embedded_).restart_primary();
+  connect();
+}
+
+void RedisSession::cut_off_replica() {
+  embedded_or_throw(embedded_).cut_off_replica();
+  changed_ = true;
+}
+
+void RedisSession::fail_over() {
+  link_.reset();
+  embedded_or_throw(embedded_).fail_over();
+  changed_ = true;
+  target_ = embedded_->target();
+  connect();
+}
+
+void RedisSession::reconnect() { connect(); }
+
+std::string RedisSession::describe() const {
+  return embedded() ? "embedded redis-server " + version_ : "redis " + version_ + " at " + target_.describe();
+}
+
+std::string RedisSession::new_prefix() {
+  // 64 random bits from the OS: unguessable, and unique across processes, containers and pid
+  // namespaces (where every CI job may be pid 1). Not simulation randomness: no history holds it.
+  std::uint64_t id = 0;
+  if (::getrandom(&id, sizeof id, 0) != static_cast<ssize_t>(sizeof id))
+    throw std::runtime_error(std::string("cannot draw a run id (getrandom): ") + std::strerror(errno));
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(id));
+  const std::string prefix = std::string("semsim:") + hex + ":";
+  // Another run's keys, or a stale run's: this run would read them as its own and delete them.
+  if (keys_exist_with_prefix(*link_, prefix))
+    throw std::runtime_error("keys under " + prefix + " already exist on " + describe() +
+                             ": refusing to share them with another run");
+  return prefix;
+}
+
+bool RedisSession::kill_running_script() { return embedded() && semsim::kill_running_script(target_); }
+
+void RedisSession::clean(const std::string& prefix) {
+  // A first Ctrl-C stopped the run (and may have closed the link); the cleanup goes on, on a new
+  // link if need be, and only a further Ctrl-C stops it.
+  const int tolerated = interrupt_count();
+  try {
+    link_->tolerate_interrupts(tolerated);
+    delete_keys_with_prefix(*link_, prefix);
+  } catch (const LinkError&) {
+    link_ = RedisLink::connect(target_, std::chrono::seconds(5), tolerated);
+    delete_keys_with_prefix(*link_, prefix);
+  }
+  link_->tolerate_interrupts(0);
+}
+
+}  // namespace semsim

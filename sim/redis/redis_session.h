@@ -1,0 +1,66 @@
+// The Redis a semsim process works against: an embedded server it starts itself (the default),
+// or the user's (--redis). Each run gets its own key prefix; only keys under it are written and,
+// at the end, deleted. A server semsim did not start is never flushed.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "sim/core/server_control.h"
+#include "sim/core/server_setup.h"
+#include "sim/redis/embedded_redis.h"
+#include "sim/redis/redis_link.h"
+
+namespace semsim {
+
+class RedisSession final : public ServerControl {
+ public:
+  // url "" starts the embedded server, set up as `setup` says; "sentinel://HOST:PORT,.../MASTER"
+  // finds the user's primary through their sentinels (again at every reconnection). Throws
+  // EmbeddedRedisError, LinkError or std::invalid_argument (a setup other than the default on a
+  // user's server).
+  explicit RedisSession(const std::string& url, const ServerSetup& setup = {});
+  ~RedisSession() override;
+
+  // Before a run: the embedded server set up as the run asks, started afresh if its setup differs
+  // or a fault changed it (a failover). Throws as the constructor does.
+  void use_setup(const ServerSetup& setup);
+
+  RedisLink& link() override { return *link_; }
+  // Server faults (ServerControl): the embedded server only; a user's server throws
+  // std::logic_error (runs refuse server faults there before they start).
+  void restart() override;
+  void cut_off_replica() override;
+  void fail_over() override;
+  void reconnect() override;
+  void unblock() override;
+
+  const std::string& server_version() const { return version_; }
+  std::string describe() const;  // "embedded redis-server 7.0.15" / "redis 7.2.4 at unix:///..."
+  bool embedded() const { return embedded_ != nullptr; }
+  // Redis's clock, on the embedded server when the clock library was found; else null.
+  RedisClock* clock() const { return embedded_ ? embedded_->clock() : nullptr; }
+
+  // A fresh prefix "semsim:<run-id>:" for one run.
+  std::string new_prefix();
+  // After a command timeout: on the embedded server, kills a script that never returns so that
+  // the server answers again (a user's server is left alone). Whether one was killed.
+  bool kill_running_script();
+  // Deletes the keys of a prefix (SCAN + UNLINK), reconnecting if the link broke.
+  void clean(const std::string& prefix);
+
+ private:
+  std::unique_ptr<EmbeddedRedis> embedded_;
+  RedisTarget target_;
+  std::unique_ptr<RedisLink> link_;
+  std::string version_;
+  bool changed_ = false;
+  long long link_id_ = 0;  // CLIENT ID of link_ on the embedded server, for unblock()
+  std::vector<RedisTarget> sentinels_;  // where to ask for the primary; empty: target_ is it
+  std::string master_;
+  RedisTarget data_node_;  // credentials and database for the primary the sentinels name
+  void connect();  // a fault left the topology other than its setup says
+};
+
+}  // namespace semsim

@@ -1,0 +1,117 @@
+#include "sim/run/run_execution.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <ostream>
+
+#include "algorithms/api/semaphore.h"
+#include "algorithms/registry.h"
+#include "reports/history/output_file.h"
+#include "reports/outputs/analysis.h"
+#include "reports/outputs/charts.h"
+#include "reports/outputs/timeline.h"
+#include "sim/redis/memory_fill.h"
+#include "sim/run/version.h"
+#include "sim/scenario/client_table.h"
+#include "sim/scenario/run_options_io.h"
+
+namespace semsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Deletes the run's keys. If that fails (Redis gone, a second Ctrl-C), says on stderr (whatever
+// the command prints otherwise) exactly what is left and how to remove it.
+void clean_or_say_what_is_left(RedisSession& redis, const std::string& prefix) {
+  try {
+    redis.clean(prefix);
+  } catch (const std::exception& e) {
+    std::cerr << "semsim: could not delete this run's keys under " << prefix << " (" << e.what() << "); they are left on "
+              << redis.describe() << ": redis-cli --scan --pattern '" << prefix << "*' | xargs redis-cli unlink\n";
+  }
+}
+
+}  // namespace
+
+RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostream& log, RunFiles files) {
+  redis.use_setup(options.server);
+  const std::string prefix = redis.new_prefix();
+  SemaphoreConfig config;
+  config.name = prefix + "sem";
+  config.limit = options.limit;
+  config.timeout = options.timeout;
+  config.lock_timeout = options.lock_timeout;
+  config.lock_acquire_timeout = options.lock_acquire_timeout;
+  std::unique_ptr<Semaphore> semaphore = make_semaphore(options.variant, config);
+  // The input files first: bad input stops the run before any output exists.
+  RunInputs inputs = read_run_inputs(options);
+
+  log << "semsim " << version() << ": " << run_detail(options) << "\n"
+      << "redis: " << redis.describe() << ", keys under " << prefix << "\n";
+  if (options.fill_memory)
+    log << "filled Redis to its memory limit with " << fill_memory(redis.link(), prefix, options.server.maxmemory)
+        << " keys of 1 KiB\n";
+
+  std::unique_ptr<HistoryWriter> history;
+  Checker checker;
+  Simulation simulation(options, std::move(inputs), *semaphore, redis.link(), [&](const Event& e) {
+    if (history) history->write(e);
+    checker.add(e);
+  });
+  simulation.set_redis_clock(redis.clock());
+  simulation.set_server_control(&redis, redis.embedded());
+  simulation.set_key_prefix(prefix);
+  if (!redis.clock() && options.mode == TimeMode::virtual_time &&
+      (variant_info(options.variant).clock == ClockBasis::redis_ttl || options.server_skew.count() != 0 ||
+       options.server_drift_ppm != 0))
+    log << "note: Redis's clock runs on its own wall clock here (not the embedded server, or no clock library): "
+           "TTLs and lock expiry do not follow virtual time, and --server-skew reaches only server_now\n";
+
+  if (variant_info(options.variant).needs_replica && options.server.replicas == 0)
+    log << "note: " << options.variant << " grants only what a replica confirms, and this run has none (--replicas 0): "
+           "every acquire waits for one in vain and is refused\n";
+  if (files.history || files.summary) fs::create_directories(options.out);
+  if (files.history) {
+    std::ofstream ini(fs::path(options.out) / "run.ini");
+    ini << "# semsim " << version() << " against " << redis.describe() << "\n"
+        << "# replay: semsim scenario " << (fs::path(options.out) / "run.ini").string() << "\n";
+    write_run_ini(ini, options);
+    check_written(ini, (fs::path(options.out) / "run.ini").string());
+    // Paced runs write every row at once: a few thousand rows a second cost nothing, and a run
+    // killed outright (no unwinding) still leaves all it did. Virtual runs buffer for speed.
+    const std::size_t flush_rows = options.mode == TimeMode::paced ? 1 : 1024;
+    history = std::make_unique<HistoryWriter>((fs::path(options.out) / "history.csv").string(), flush_rows);
+    log << "replay: semsim scenario " << (fs::path(options.out) / "run.ini").string() << "\n";
+  }
+
+  RunOutput output;
+  try {
+    output.result = simulation.run();
+  } catch (...) {
+    clean_or_say_what_is_left(redis, prefix);
+    throw;
+  }
+  if (output.result.timed_out && redis.kill_running_script())
+    std::cerr << "semsim: killed a script still running on the embedded server (SCRIPT KILL) after --command-timeout\n";
+  if (history) history->close();
+  // Paced mode promises Redis's clock and the simulated one agree; say so when they drifted apart.
+  if (options.mode == TimeMode::paced && output.result.max_lag > Micros(10'000))
+    log << "warning: paced mode fell behind the wall clock by up to " << output.result.max_lag.count() / 1000
+        << " ms (too much load for real time): Redis-side expiry happened that much early in true time\n";
+  clean_or_say_what_is_left(redis, prefix);
+  output.summary = checker.finish(RunStats{static_cast<std::int64_t>(output.result.commands), output.result.wall_s,
+                                                  static_cast<std::int64_t>(output.result.round_trips)});
+  if (files.summary) {
+    const fs::path out(options.out);
+    write_summary_csv((out / "summary.csv").string(), output.summary);
+    write_throughput_csv((out / "throughput.csv").string(), output.summary);
+    if (files.history) write_timeline_html((out / "history.csv").string(), (out / "timeline.html").string(), output.summary);
+    if (options.charts) draw_run_charts(options.out, output.summary, log);
+  }
+  return output;
+}
+
+}  // namespace semsim

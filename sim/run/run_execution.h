@@ -1,0 +1,30 @@
+// One whole run, as `semsim run`, scenarios, sweeps and the property search all need it:
+// variant + options + Redis -> history.csv, run.ini, summary (+ summary.csv and charts).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "reports/checks/summary.h"
+#include "sim/core/run_options.h"
+#include "sim/core/simulation.h"
+#include "sim/redis/redis_session.h"
+
+namespace semsim {
+
+struct RunOutput {
+  Summary summary;
+  RunResult result;
+};
+
+struct RunFiles {
+  bool history = true;   // history.csv and run.ini
+  bool summary = true;   // summary.csv, the timeline, and charts if options.charts
+};
+
+// Throws SetupError, InputError or std::invalid_argument (bad input: exit 2) before the run starts.
+// A run that Redis or a signal cut short still returns, with result.completed false, and leaves
+// a valid history of what happened until then.
+RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostream& log, RunFiles files = {});
+
+}  // namespace semsim

@@ -1,0 +1,140 @@
+#include "sim/scenario/client_table.h"
+
+#include <algorithm>
+#include <libfccp/csv.h>
+
+namespace semsim {
+
+namespace {
+
+using Reader = io::CSVReader<5, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
+                             io::single_and_empty_line_comment<'#'>>;
+
+[[noreturn]] void fail(const std::string& path, unsigned line, const std::string& field, const std::string& why) {
+  throw InputError(path + ":" + std::to_string(line) + ": field '" + field + "': " + why);
+}
+
+int parse_client(const std::string& path, unsigned line, const std::string& text, int clients) {
+  std::size_t used = 0;
+  int v = 0;
+  try {
+    v = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) fail(path, line, "client", "'" + text + "' is not a client number");
+  if (v < 1 || v > clients)
+    fail(path, line, "client", "client " + text + " does not exist (clients are 1.." + std::to_string(clients) + ")");
+  return v;
+}
+
+template <typename F>
+auto field(const std::string& path, unsigned line, const char* name, const std::string& text, F parse) {
+  try {
+    return parse(text);
+  } catch (const std::invalid_argument& e) {
+    fail(path, line, name, e.what());
+  }
+}
+
+// Runs the reader, turning the parser's own errors (missing column, too many fields) into ours.
+template <typename Body>
+void read_csv(const std::string& path, Body body) {
+  try {
+    body();
+  } catch (const io::error::can_not_open_file&) {
+    throw InputError(path + ": cannot open the file");
+  } catch (const io::error::extra_column_in_header& e) {
+    // A misspelt column (`skwe`) must not be ignored: the run would silently go without it.
+    fail(path, 1, e.column_name, "unknown column");
+  } catch (const io::error::base& e) {
+    throw InputError(path + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+std::map<int, ClientSpec> read_clients_file(const std::string& path, int clients) {
+  std::map<int, ClientSpec> table;
+  read_csv(path, [&] {
+    Reader in(path);
+    in.read_header(io::ignore_missing_column, "client", "skew", "drift_ppm", "delay_out", "delay_in");
+    if (!in.has_column("client")) fail(path, 1, "client", "the header has no 'client' column");
+    std::string client, skew, drift, out, in_delay;
+    while (in.read_row(client, skew, drift, out, in_delay)) {
+      const unsigned line = in.get_file_line();
+      const int c = parse_client(path, line, client, clients);
+      ClientSpec spec;
+      const auto dist = [&](const char* name, const std::string& text, Distribution::Unit unit) {
+        return field(path, line, name, text, [unit](const std::string& s) { return Distribution::parse(s, unit); });
+      };
+      if (!skew.empty()) spec.skew = dist("skew", skew, Distribution::Unit::duration);
+      if (!drift.empty()) spec.drift_ppm = dist("drift_ppm", drift, Distribution::Unit::number);
+      if (!out.empty()) spec.delay_out = dist("delay_out", out, Distribution::Unit::duration);
+      if (!in_delay.empty()) spec.delay_in = dist("delay_in", in_delay, Distribution::Unit::duration);
+      if (spec.delay_out && spec.delay_out->negative()) fail(path, line, "delay_out", "a delay must not be negative");
+      if (spec.delay_in && spec.delay_in->negative()) fail(path, line, "delay_in", "a delay must not be negative");
+      if (!table.emplace(c, spec).second) fail(path, line, "client", "client " + client + " is listed twice");
+      client = skew = drift = out = in_delay = "";
+    }
+  });
+  return table;
+}
+
+std::vector<ScriptedAction> read_actions_file(const std::string& path, int clients) {
+  std::vector<ScriptedAction> actions;
+  read_csv(path, [&] {
+    io::CSVReader<4, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
+                  io::single_and_empty_line_comment<'#'>>
+        in(path);
+    in.read_header(io::ignore_missing_column, "at", "client", "action", "arg");
+    std::string at, client, action, arg;
+    while (in.read_row(at, client, action, arg)) {
+      const unsigned line = in.get_file_line();
+      ScriptedAction a;
+      a.line = static_cast<int>(line);
+      a.at = field(path, line, "at", at, parse_duration);
+      if (a.at.count() < 0) fail(path, line, "at", "must not be negative");
+      using K = ScriptedAction::Kind;
+      static const std::pair<const char*, K> kinds[] = {{"acquire", K::acquire}, {"release", K::release},
+                                                        {"refresh", K::refresh}, {"pause", K::pause},
+                                                        {"crash", K::crash},     {"jump", K::jump},
+                                                        {"server_jump", K::server_jump},
+                                                        {"redis_restart", K::redis_restart},
+                                                        {"failover", K::failover},
+                                                        {"disconnect", K::disconnect},
+                                                        {"redis_pause", K::redis_pause}};
+      const auto* k = std::find_if(std::begin(kinds), std::end(kinds), [&](auto& p) { return action == p.first; });
+      if (k == std::end(kinds)) {
+        std::string names;
+        for (const auto& [name, kind] : kinds) names += std::string(names.empty() ? "" : ", ") + name;
+        fail(path, line, "action", "'" + action + "' is not one of " + names);
+      }
+      a.kind = k->second;
+      if (a.on_server()) {
+        if (client != "0") fail(path, line, "client", "server actions are on client 0 (the server), not " + client);
+        a.client = 0;
+      } else {
+        a.client = parse_client(path, line, client, clients);
+      }
+      if (!arg.empty()) a.arg = field(path, line, "arg", arg, parse_duration);
+      const bool signed_arg = a.kind == K::jump || a.kind == K::server_jump;
+      const bool needs_arg = a.kind == K::pause || a.kind == K::redis_pause || a.kind == K::failover || signed_arg;
+      if (needs_arg && !a.arg) fail(path, line, "arg", action + " needs a duration");
+      if (!signed_arg && a.arg && a.arg->count() < 0) fail(path, line, "arg", "must not be negative");
+      actions.push_back(a);
+      at = client = action = arg = "";
+    }
+  });
+  std::stable_sort(actions.begin(), actions.end(), [](auto& a, auto& b) { return a.at < b.at; });
+  return actions;
+}
+
+RunInputs read_run_inputs(const RunOptions& options) {
+  RunInputs inputs;
+  if (!options.clients_file.empty()) inputs.clients = read_clients_file(options.clients_file, options.clients);
+  if (!options.actions_file.empty()) inputs.actions = read_actions_file(options.actions_file, options.clients);
+  return inputs;
+}
+
+}  // namespace semsim

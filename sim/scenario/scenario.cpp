@@ -1,0 +1,192 @@
+#include "sim/scenario/scenario.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+#include "algorithms/registry.h"
+#include "sim/scenario/client_table.h"
+#include "sim/scenario/run_options_io.h"
+
+namespace semsim {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> words(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// program_options reports no line numbers, so find where a key stands ourselves:
+// `section.key` is `key = ...` under `[section]`.
+int line_of(const std::string& path, const std::string& full_key) {
+  std::ifstream in(path);
+  std::string section, line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const auto start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line[start] == '#') continue;
+    if (line[start] == '[') {
+      section = line.substr(start + 1, line.find(']') - start - 1);
+      continue;
+    }
+    std::string key = line.substr(start, line.find('=') - start);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    if ((section.empty() ? key : section + "." + key) == full_key) return n;
+  }
+  return 0;
+}
+
+// The line whose text (trimmed) is `text`: where a line program_options could not parse stands.
+int line_with_text(const std::string& path, std::string text) {
+  const auto trim = [](std::string s) {
+    s.erase(0, s.find_first_not_of(" \t\r"));
+    s.erase(s.find_last_not_of(" \t\r") + 1);
+    return s;
+  };
+  text = trim(text);
+  std::ifstream in(path);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (trim(line) == text) return n;
+  return 0;
+}
+
+// Text from the file, fit for a one-line message.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (char c : s.substr(0, 80)) out += (c >= 32 && c < 127) ? c : '?';
+  return s.size() > 80 ? out + "..." : out;
+}
+
+// A program_options error, with the file and the line it is about. The message is built here:
+// Boost's own what() loops for ever when the offending text holds its placeholder (a line
+// containing "%invalid_line%", found by fuzzing).
+InputError located(const std::string& path, const po::error& e) {
+  const auto at = [&](int line, const std::string& what) {
+    return InputError(path + ":" + (line ? std::to_string(line) : std::string("?")) + ": " + what);
+  };
+  if (const auto* syntax = dynamic_cast<const po::invalid_config_file_syntax*>(&e))
+    return at(line_with_text(path, syntax->tokens()), "not a `key = value` line: '" + printable(syntax->tokens()) + "'");
+  if (const auto* named = dynamic_cast<const po::error_with_option_name*>(&e)) {
+    std::string option = named->get_option_name();
+    option.erase(0, option.find_first_not_of('-'));
+    const char* why = dynamic_cast<const po::multiple_occurrences*>(&e) ? "given more than once" : "cannot be read";
+    return at(line_of(path, option), printable(option) + ": " + why);
+  }
+  return at(0, e.what());
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path) {
+  Scenario sc;
+  sc.path = path;
+  sc.name = fs::path(path).stem().string();
+  const auto fail = [&](const std::string& key, const std::string& why) -> InputError {
+    const int line = line_of(path, key);
+    return InputError(path + (line ? ":" + std::to_string(line) : "") + ": " + key + ": " + why);
+  };
+
+  po::options_description o = run_options_description();
+  o.add_options()("variants", po::value<std::string>(), "variants to run, space-separated");
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw InputError(path + ": is a directory, not a scenario file");
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open the scenario file");
+  po::parsed_options parsed(&o);
+  try {
+    parsed = po::parse_config_file(in, o, /*allow_unregistered=*/true);
+  } catch (const po::error& e) {
+    throw located(path, e);
+  }
+  if (parsed.options.empty())
+    throw InputError(path + ": no option and no expectation in it: nothing to run (see scenarios/README.md)");
+  po::variables_map vm;
+  std::vector<std::pair<std::string, std::string>> extra;  // expect.* and sweep.*
+  for (const auto& opt : parsed.options) {
+    if (!opt.unregistered) continue;
+    const std::string& key = opt.string_key;
+    const std::string value = opt.value.empty() ? "" : opt.value.front();
+    if (key.rfind("expect.", 0) == 0 || key.rfind("sweep.", 0) == 0) extra.emplace_back(key, value);
+    else throw fail(key, "unknown key (see `semsim run --help` for the options)");
+  }
+  try {
+    po::store(parsed, vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw located(path, e);
+  }
+  if (vm.count("variants") && !vm["variant"].defaulted()) throw fail("variants", "give either variant or variants");
+  sc.variants = vm.count("variants") ? words(vm["variants"].as<std::string>())
+                                     : std::vector<std::string>{vm["variant"].as<std::string>()};
+  if (sc.variants.empty()) throw fail("variants", "no variant named");
+
+  const std::string base = fs::path(path).parent_path().string();
+  bool has_sweep = false;
+  for (const auto& kv : extra) has_sweep |= kv.first.rfind("sweep.", 0) == 0;
+  // Where runs go and which Redis they use are the command line's to say, not a scenario's.
+  for (const char* key : {"redis", "out", "no-charts"})
+    if (vm.count(key) && !vm[key].defaulted()) throw fail(key, std::string("not allowed in a scenario file (use semsim scenario --") + (std::string(key) == "no-charts" ? "charts" : key) + ")");
+  for (const auto& [key, value] : extra) {
+    if (key.rfind("sweep.", 0) == 0) {
+      if (!sc.sweep_option.empty()) throw fail(key, "only one option can be swept");
+      sc.sweep_option = key.substr(6);
+      if (!o.find_nothrow(sc.sweep_option, false)) throw fail(key, "'" + sc.sweep_option + "' is not a run option");
+      sc.sweep_values = words(value);
+      if (sc.sweep_values.empty()) throw fail(key, "no values");
+      continue;
+    }
+    // expect.METRIC or expect.VARIANT.METRIC (the variant may itself contain dots: script:x.ini)
+    const std::string rest = key.substr(7);
+    const auto dot = rest.rfind('.');
+    Expectation e;
+    try {
+      e = parse_expectation(dot == std::string::npos ? rest : rest.substr(dot + 1), value);
+    } catch (const std::invalid_argument& err) {
+      throw fail(key, err.what());
+    }
+    if (dot != std::string::npos) {
+      e.variant = rest.substr(0, dot);
+      bool listed = false;
+      for (const auto& v : sc.variants) listed |= v == e.variant || variant_label(v) == e.variant;
+      if (!listed) throw fail(key, "variant '" + e.variant + "' is not among this scenario's variants");
+    }
+    e.where = path + ":" + std::to_string(line_of(path, key));
+    if (e.kind == Expectation::Kind::trend && !has_sweep) throw fail(key, "a trend needs a sweep.OPTION line");
+    sc.expectations.push_back(e);
+  }
+
+  // One run per variant and sweep value: the same options with those two replaced.
+  const std::vector<std::string> points = sc.sweep_option.empty() ? std::vector<std::string>{""} : sc.sweep_values;
+  for (const auto& variant : sc.variants) {
+    for (const auto& point : points) {
+      po::variables_map run_vm = vm;
+      const auto set = [&](const std::string& k, const std::string& v) {
+        run_vm.erase(k);
+        run_vm.insert({k, po::variable_value(boost::any(v), false)});
+      };
+      set("variant", variant);
+      if (!sc.sweep_option.empty()) set(sc.sweep_option, point);
+      try {
+        sc.runs.push_back(run_options_from(run_vm, base));
+      } catch (const std::invalid_argument& e) {
+        // run_options_from names the option as "--NAME=VALUE: ..."; point at its line.
+        const std::string what = e.what();
+        const auto eq = what.find('=');
+        const std::string option = what.rfind("--", 0) == 0 && eq != std::string::npos ? what.substr(2, eq - 2) : "";
+        const int line = option.empty() ? 0 : line_of(path, option);
+        throw InputError(path + (line ? ":" + std::to_string(line) : "") + ": " + what);
+      }
+    }
+  }
+  return sc;
+}
+
+}  // namespace semsim

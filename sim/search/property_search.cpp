@@ -1,0 +1,390 @@
+#include "sim/search/property_search.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+#include <set>
+#include <sstream>
+
+#include <rapidcheck.h>
+
+#include "reports/history/history_reader.h"
+#include "reports/history/output_file.h"
+#include "sim/core/wall_clock.h"
+#include "sim/run/run_execution.h"
+#include "sim/scenario/run_options_io.h"
+#include "sim/scenario/scenario.h"
+
+namespace semsim {
+
+namespace fs = std::filesystem;
+
+Properties properties_for(const std::string& variant) {
+  const VariantInfo& v = variant_info(variant);
+  return {.safety = true, .liveness = v.liveness, .lease_honesty = v.lease_honesty};
+}
+
+std::string_view to_string(Violation v) {
+  switch (v) {
+    case Violation::safety: return "safety (over-admission)";
+    case Violation::liveness: return "liveness (a free permit not granted)";
+    case Violation::lease_honesty: return "lease honesty (an ok'd acquire/refresh whose permit was gone)";
+    default: return "none";
+  }
+}
+
+std::int64_t count_broken_promises(const std::string& history_path, std::int64_t timeout_us) {
+  struct Lease {
+    std::int64_t promised_until_us = 0;
+    bool release_invoked = false, failed = false;
+  };
+  std::map<std::string, Lease> leases;
+  // Outstanding acquire invokes per client (several may overlap in a script). A completion takes
+  // the earliest: that can only make a promise shorter, never invent one.
+  std::map<int, std::multiset<std::int64_t>> acquiring;
+  std::map<std::string, std::multiset<std::int64_t>> refreshing;
+  const auto take_earliest = [](std::multiset<std::int64_t>& s, std::int64_t fallback) {
+    if (s.empty()) return fallback;
+    const std::int64_t t = *s.begin();
+    s.erase(s.begin());
+    return t;
+  };
+  std::int64_t broken = 0;
+  HistoryReader reader(history_path);
+  Event e;
+  while (reader.next(e)) {
+    if (e.op == Op::acquire) {
+      if (e.phase == Phase::invoke) {
+        acquiring[e.client].insert(e.true_us);
+        continue;
+      }
+      const std::int64_t invoked = take_earliest(acquiring[e.client], e.true_us);
+      if (e.phase == Phase::ok) leases[e.identifier].promised_until_us = invoked + timeout_us;
+    } else if (e.op == Op::refresh) {
+      if (e.phase == Phase::invoke) {
+        refreshing[e.identifier].insert(e.true_us);
+        continue;
+      }
+      const std::int64_t invoked = take_earliest(refreshing[e.identifier], e.true_us);
+      Lease& l = leases[e.identifier];
+      if (e.phase == Phase::ok) l.promised_until_us = std::max(l.promised_until_us, invoked + timeout_us);
+      // A refresh that lost to the client's own release is no broken promise.
+      if (e.phase == Phase::fail && !l.release_invoked && !l.failed) {
+        l.failed = true;
+        if (e.true_us < l.promised_until_us) ++broken;
+      }
+    } else if (e.op == Op::release) {
+      Lease& l = leases[e.identifier];
+      if (e.phase == Phase::invoke) l.release_invoked = true;
+      // The server ran the release no later than its reply came back: if that is before the
+      // promised end, the permit vanished while the promise stood.
+      if (e.phase == Phase::fail && !l.failed) {
+        l.failed = true;
+        if (e.true_us < l.promised_until_us) ++broken;
+      }
+    }
+  }
+  return broken;
+}
+
+CaseOutcome run_case(const GenCase& c, const SearchSettings& s, RedisSession& redis, const std::string& dir) {
+  const Properties props = properties_for(s.variant);
+  const RunOptions options = materialize(c, s.variant, s.lock_timeout_us, dir);
+  std::ostringstream log;
+  // The history is only written when a property reads it: most cases need the summary alone.
+  const RunOutput run = execute_run(options, redis, log, RunFiles{.history = props.lease_honesty, .summary = false});
+  if (!run.result.completed) throw std::runtime_error("a run stopped early: " + run.result.stop_reason);
+
+  CaseOutcome out;
+  out.summary = run.summary;
+  const Summary& sum = run.summary;
+  if (props.safety && sum.over_admission > 0) {
+    out.violation = Violation::safety;
+    out.detail = "over_admission=" + std::to_string(sum.over_admission) + " (max_holders " +
+                 std::to_string(sum.max_holders) + ", limit " + std::to_string(sum.limit) + ")";
+  } else if (props.liveness && sum.liveness_gaps > 0) {
+    out.violation = Violation::liveness;
+    out.detail = "liveness_gaps=" + std::to_string(sum.liveness_gaps) + " (longest no-grant " +
+                 std::to_string(sum.longest_no_grant_us / 1000) + " ms, bound " + std::to_string(sum.liveness_bound_ms) + " ms)";
+  } else if (props.lease_honesty) {
+    out.broken_promises = count_broken_promises((fs::path(dir) / "history.csv").string(), c.timeout_us);
+    if (out.broken_promises > 0) {
+      out.violation = Violation::lease_honesty;
+      out.detail = std::to_string(out.broken_promises) + " ok'd leases gone before invoke + timeout";
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::string expectation_for(Violation v) {
+  switch (v) {
+    case Violation::safety: return "over_admission_max = 0";
+    case Violation::liveness: return "liveness_gaps_max = 0";
+    default: return "";  // lease honesty has no summary column: the history shows it
+  }
+}
+
+// Writes <out>/counterexample.ini next to clients.csv / actions.csv (paths relative to it, so the
+// folder can be moved) and returns its path.
+std::string write_counterexample(const SearchSettings& s, const SearchReport& r) {
+  const RunOptions options = materialize(r.minimal, s.variant, s.lock_timeout_us, s.out);
+  std::ostringstream ini;
+  write_run_ini(ini, options);
+  const std::string path = (fs::path(s.out) / "counterexample.ini").string();
+  std::ofstream out(path);
+  out << "# semsim check: " << to_string(r.violation) << "\n"
+      << "#   " << r.minimal_outcome.detail << "\n"
+      << "# found by: " << s.reproduce << "\n"
+      << "#   at case " << r.first_failure_case << " (" << describe(r.first) << ")\n"
+      << "#   shrunk in " << r.shrink_steps << " steps to: " << describe(r.minimal) << "\n"
+      << "# replay: semsim scenario " << path << "\n";
+  std::istringstream lines(ini.str());
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("clients-file = ")) line = "clients-file = clients.csv";
+    if (line.starts_with("actions-file = ")) line = "actions-file = actions.csv";
+    out << line << "\n";
+  }
+  out << "\n[expect]\n";
+  if (const std::string e = expectation_for(r.violation); !e.empty()) out << e << "\n";
+  else out << "# " << to_string(r.violation) << ": see history.csv (no summary column states it)\n";
+  check_written(out, path);
+  return path;
+}
+
+// Replays the written file the way `semsim scenario` does; true if an expectation fails again.
+bool replay_fails(const std::string& path, const std::string& out, RedisSession& redis) {
+  Scenario sc = load_scenario(path);
+  bool failed = false;
+  for (RunOptions options : sc.runs) {
+    options.out = (fs::path(out) / "replay").string();
+    options.charts = false;
+    std::ostringstream log;
+    const RunOutput run = execute_run(options, redis, log);
+    const auto values = summary_values(run.summary);
+    for (const Expectation& e : sc.expectations)
+      if (e.kind != Expectation::Kind::trend && !judge(e, values).met) failed = true;
+  }
+  return failed;
+}
+
+}  // namespace
+
+namespace {
+
+// One worker thread per Redis but the first (which the calling thread drives): each runs the
+// cases handed to it on its own server. Threads live as long as the search, because a server a
+// fault restarts dies with the thread that forked it (PR_SET_PDEATHSIG).
+class Workers {
+ public:
+  explicit Workers(const std::vector<RedisSession*>& redis) : redis_(redis) {
+    for (std::size_t i = 1; i < redis.size(); ++i) threads_.emplace_back([this, i] { serve(i); });
+  }
+  ~Workers() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  std::size_t size() const { return redis_.size(); }
+  // Runs job(i, redis i) for every i < n (n <= size()) at once and waits for all of them.
+  void run(std::size_t n, const std::function<void(std::size_t, RedisSession&)>& job) {
+    {
+      std::lock_guard lock(mutex_);
+      job_ = &job;
+      todo_ = n;
+      left_ = n - 1;
+      ++round_;
+    }
+    wake_.notify_all();
+    job(0, *redis_[0]);
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return left_ == 0; });
+  }
+
+ private:
+  void serve(std::size_t i) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      const std::function<void(std::size_t, RedisSession&)>* job = nullptr;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_ || round_ != seen; });
+        if (stopping_) return;
+        seen = round_;
+        if (i >= todo_) continue;
+        job = job_;
+      }
+      (*job)(i, *redis_[i]);
+      std::lock_guard lock(mutex_);
+      if (--left_ == 0) done_.notify_all();
+    }
+  }
+  std::vector<RedisSession*> redis_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void(std::size_t, RedisSession&)>* job_ = nullptr;
+  std::size_t todo_ = 0, left_ = 0;
+  std::uint64_t round_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace
+
+SearchReport search(const SearchSettings& s, RedisSession& redis) { return search(s, std::vector<RedisSession*>{&redis}); }
+
+// The search does what RapidCheck's own driver would (cases from one seed, sizes growing, the
+// first failure shrunk greedily: the first shrink that fails the same way is taken, until none
+// does), but in batches of one case per Redis, judged in case order: the first failing case, its
+// shrinks and the counterexample are the same whatever the number of servers. A batch runs cases
+// past the first failure too; they are not counted.
+SearchReport search(const SearchSettings& s, const std::vector<RedisSession*>& redis) {
+  SearchReport report;
+  GenSettings g;
+  g.max_clients = s.max_clients;
+  g.lock_timeout_us = s.lock_timeout_us;
+  g.server_jumps = s.server_jumps;
+  g.server_faults = s.server_faults;
+  if (s.preconditions) g.pre = preconditions_for(s.variant);
+  if (s.allow_delay) g.pre.no_delay = false;
+  const auto scratch = [&](std::size_t job) {
+    return (fs::path(s.out) / (job == 0 ? std::string("case") : "case-" + std::to_string(job))).string();
+  };
+
+  Stopwatch watch;
+  double last_progress = -1;
+  const auto progress = [&](bool force) {
+    if (!s.progress || (!force && watch.seconds() - last_progress < 0.2)) return;
+    last_progress = watch.seconds();
+    std::cerr << "\r\033[K";
+    if (report.first_failure_case == 0)
+      std::cerr << "semsim check: case " << report.cases_run << "/" << s.cases << ", "
+                << std::fixed << std::setprecision(1) << report.cases_run / std::max(1e-9, watch.seconds()) << " cases/s";
+    else
+      std::cerr << "semsim check: " << to_string(report.violation) << " at case " << report.first_failure_case
+                << "; shrinking: " << report.shrink_steps << " steps, " << report.shrink_tries << " tries";
+    std::cerr << std::flush;
+  };
+
+  Workers workers(redis);
+  // Runs the cases in batches of one per server, in order; returns the index of the first whose
+  // outcome `fails` accepts (its outcome in `outcome`), or -1. `counted` is called for each case
+  // judged before it (and for it), in order.
+  const auto first_failing = [&](const std::vector<rc::Shrinkable<GenCase>>& cases, auto fails, auto counted,
+                                 CaseOutcome& outcome) -> long {
+    for (std::size_t from = 0; from < cases.size(); from += workers.size()) {
+      const std::size_t n = std::min(workers.size(), cases.size() - from);
+      std::vector<CaseOutcome> outcomes(n);
+      std::vector<std::string> errors(n);
+      // Values here: RapidCheck builds them lazily, with state of the thread that generated them.
+      std::vector<GenCase> values;
+      for (std::size_t i = 0; i < n; ++i) values.push_back(cases[from + i].value());
+      workers.run(n, [&](std::size_t i, RedisSession& r) {
+        try {
+          outcomes[i] = run_case(values[i], s, r, scratch(i));
+        } catch (const std::exception& e) {
+          errors[i] = e.what();
+        }
+      });
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!errors[i].empty()) {
+          report.error = errors[i];
+          return -1;
+        }
+        counted();
+        progress(false);
+        if (fails(outcomes[i])) {
+          outcome = std::move(outcomes[i]);
+          return static_cast<long>(from + i);
+        }
+      }
+    }
+    return -1;
+  };
+
+  // The cases, generated up front from the seed (cheap next to running them): a case's size grows
+  // with its index, as RapidCheck's do; cases outside the preconditions are discarded.
+  constexpr int kMaxSize = 100, kMaxDiscardRatio = 10;
+  rc::Random random(s.seed);
+  const rc::Gen<GenCase> gen = gen_case(g);
+  std::optional<rc::Shrinkable<GenCase>> first;
+  for (int k = 0; k < s.cases && !first && report.error.empty();) {
+    std::vector<rc::Shrinkable<GenCase>> batch;
+    while (batch.size() < workers.size() && k + static_cast<int>(batch.size()) < s.cases) {
+      const int size = s.cases > 1 ? (k + static_cast<int>(batch.size())) * kMaxSize / (s.cases - 1) : kMaxSize;
+      rc::Shrinkable<GenCase> c = gen(random.split(), std::min(size, kMaxSize));
+      // normalize() already keeps cases inside the preconditions; this guards that guard.
+      if (!meets(c.value(), g)) {
+        if (++report.discarded > kMaxDiscardRatio * s.cases) {
+          report.error = "gave up: more than " + std::to_string(kMaxDiscardRatio) + " discarded cases per case run";
+          return report;
+        }
+        continue;
+      }
+      batch.push_back(std::move(c));
+    }
+    CaseOutcome outcome;
+    const long at = first_failing(batch, [](const CaseOutcome& o) { return o.violation != Violation::none; },
+                                  [&] { ++report.cases_run; }, outcome);
+    k += static_cast<int>(batch.size());
+    if (at < 0) continue;
+    first = batch[static_cast<std::size_t>(at)];
+    report.first = first->value();
+    report.first_failure_case = report.cases_run;
+    report.seconds_to_first_failure = watch.seconds();
+    report.violation = outcome.violation;
+    report.minimal = report.first;
+    report.minimal_outcome = std::move(outcome);
+  }
+  if (!report.error.empty() || !first) {
+    report.seconds = watch.seconds();
+    if (s.progress) std::cerr << "\r\033[K" << std::flush;
+    if (report.error.empty())
+      for (std::size_t job = 0; job < redis.size(); ++job) fs::remove_all(scratch(job));
+    return report;
+  }
+
+  // Shrinking: towards the property first broken, not another one.
+  const auto same = [&](const CaseOutcome& o) { return o.violation == report.violation; };
+  for (rc::Shrinkable<GenCase> current = *first;;) {
+    std::vector<rc::Shrinkable<GenCase>> shrinks;
+    auto seq = current.shrinks();
+    while (auto next = seq.next()) shrinks.push_back(std::move(*next));
+    CaseOutcome outcome;
+    const long at = first_failing(shrinks, same, [&] { ++report.shrink_tries; }, outcome);
+    if (!report.error.empty()) return report;
+    if (at < 0) break;
+    ++report.shrink_steps;
+    current = shrinks[static_cast<std::size_t>(at)];
+    report.minimal = current.value();
+    report.minimal_outcome = std::move(outcome);
+  }
+  report.seconds = watch.seconds();
+  if (s.progress) std::cerr << "\r\033[K" << std::flush;
+
+  report.found = true;
+  // The recorded case must still fail when run alone: virtual mode is deterministic.
+  RedisSession& main_redis = *redis.front();
+  const CaseOutcome again = run_case(report.minimal, s, main_redis, scratch(0));
+  if (again.violation != report.violation)
+    report.error = "the shrunk case did not fail again when re-run alone (" + std::string(to_string(again.violation)) + ")";
+  for (std::size_t job = 0; job < redis.size(); ++job) fs::remove_all(scratch(job));
+  report.counterexample = write_counterexample(s, report);
+  report.replay_failed = replay_fails(report.counterexample, s.out, main_redis);
+  return report;
+}
+
+}  // namespace semsim

@@ -1,0 +1,324 @@
+#include "sim/search/scenario_gen.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "algorithms/api/semaphore.h"
+
+namespace semsim {
+
+namespace fs = std::filesystem;
+using Kind = ScriptedAction::Kind;
+
+namespace {
+
+constexpr std::int64_t kMs = 1000;
+
+std::int64_t clamp_abs(std::int64_t v, std::int64_t bound) { return std::clamp(v, -bound, bound); }
+
+Span clamp_span(Span s, std::int64_t hi) {
+  s.hi_us = std::min(s.hi_us, hi);
+  s.lo_us = std::min(s.lo_us, s.hi_us);
+  return s;
+}
+
+// Durations in whole milliseconds: readable counterexamples, and shrinking has fewer steps.
+rc::Gen<std::int64_t> ms_in(int lo, int hi_inclusive) {
+  return rc::gen::map(rc::gen::inRange(lo, hi_inclusive + 1), [](int v) { return std::int64_t(v) * kMs; });
+}
+// A signed magnitude that shrinks towards 0 from either side.
+rc::Gen<std::int64_t> signed_ms(int max_ms) {
+  return rc::gen::apply([](std::int64_t m, bool negative) { return negative ? -m : m; }, ms_in(0, max_ms),
+                        rc::gen::arbitrary<bool>());
+}
+rc::Gen<Span> span_ms(int lo_min, int lo_max, int max_width) {
+  return rc::gen::apply([](std::int64_t lo, std::int64_t width) { return Span{lo, lo + width}; }, ms_in(lo_min, lo_max),
+                        ms_in(0, max_width));
+}
+
+rc::Gen<GenAction> gen_action(int clients, std::int64_t duration_us) {
+  const int duration_ms = static_cast<int>(duration_us / kMs);
+  return rc::gen::exec([=] {
+    GenAction a;
+    // Acquires first: actions shrink towards the most telling kind.
+    a.kind = *rc::gen::weightedElement<Kind>(
+        {{5, Kind::acquire}, {2, Kind::pause}, {1, Kind::crash}, {1, Kind::jump}, {1, Kind::release}, {1, Kind::refresh}});
+    a.at_us = *ms_in(0, std::max(0, duration_ms - 1));
+    a.client = *rc::gen::inRange(1, clients + 1);
+    switch (a.kind) {
+      case Kind::acquire: a.arg_us = *ms_in(1, 1000); break;
+      case Kind::pause: a.arg_us = *ms_in(1, 500); break;
+      case Kind::jump: a.arg_us = *signed_ms(500); break;
+      default: break;
+    }
+    return a;
+  });
+}
+
+}  // namespace
+
+std::string Span::text() const {
+  if (lo_us == hi_us) return "fixed:" + format_duration(Micros(lo_us));
+  return "uniform:" + format_duration(Micros(lo_us)) + ".." + format_duration(Micros(hi_us));
+}
+
+int GenCase::scripted_acquires() const {
+  return static_cast<int>(std::count_if(actions.begin(), actions.end(), [](auto& a) { return a.kind == Kind::acquire; }));
+}
+
+Preconditions preconditions_for(const std::string& variant) { return variant_info(variant).preconditions; }
+
+std::string preconditions_help() {
+  std::string out;
+  const auto line = [&](const VariantInfo& v) {
+    out += "  " + v.name + ": " + v.preconditions.text + "\n      asserts: safety" +
+           (v.liveness ? ", liveness" : "") + (v.lease_honesty ? ", lease honesty" : "") + "\n";
+  };
+  for (const VariantInfo& v : variant_registry()) line(v);
+  line(variant_info("script:"));
+  return out;
+}
+
+GenCase normalize(GenCase c, const GenSettings& s) {
+  c.clients = std::max(1, c.clients);
+  c.limit = std::clamp(c.limit, 1, std::max(1, c.clients - 1));
+  c.duration_us = std::max<std::int64_t>(c.duration_us, kMs);
+  c.timeout_us = std::max<std::int64_t>(c.timeout_us, kMs);
+  c.per_client.resize(c.clients);
+  std::erase_if(c.actions, [&](const GenAction& a) {
+    if (a.kind == Kind::server_jump) return !s.server_jumps || a.client != 0;
+    if (a.kind > Kind::server_jump) return !s.server_faults || a.client != 0;
+    return a.client < 1 || a.client > c.clients;
+  });
+  if (!s.server_jumps) c.server_drift_ppm = 0;
+  if (!s.server_faults) c.aof_always = false;
+  for (auto& a : c.actions) a.at_us = std::clamp<std::int64_t>(a.at_us, 0, c.duration_us - 1);
+  std::stable_sort(c.actions.begin(), c.actions.end(), [](auto& a, auto& b) { return a.at_us < b.at_us; });
+
+  const Preconditions& p = s.pre;
+  const std::int64_t t = c.timeout_us;
+  if (!s.allow_delay || p.no_delay) {
+    for (auto& k : c.per_client) k.delay_out = k.delay_in = Span{};
+    c.spike_percent = 0;
+  }
+  if (c.spike_percent == 0) c.spike = Span{};
+  c.think.lo_us = std::max<std::int64_t>(c.think.lo_us, kMs), c.think.hi_us = std::max(c.think.hi_us, c.think.lo_us);
+  if (p.no_delay) {
+    c.pause_rate_per_10s = 0;
+    std::erase_if(c.actions, [](auto& a) { return a.kind == Kind::pause; });
+  }
+  if (p.lease_budget || p.bounded_delay) {
+    // Each direction at most T/16 (delay T/32 + spike T/32): a round trip stays under T/8.
+    std::int64_t bound = p.lease_budget ? t / 32 : t;
+    if (p.bounded_delay) bound = std::min(bound, s.lock_timeout_us / 400);  // 4 pieces per round trip
+    for (auto& k : c.per_client) k.delay_out = clamp_span(k.delay_out, bound), k.delay_in = clamp_span(k.delay_in, bound);
+    c.spike = clamp_span(c.spike, bound);
+  }
+  if (p.lease_budget) {
+    c.hold = clamp_span(c.hold, t / 4);
+    if (c.refresh_every_us > 0) c.refresh_every_us = std::clamp<std::int64_t>(c.refresh_every_us, 1, t / 4);
+    c.pause_rate_per_10s = 0;  // random pauses could stack inside one hold: not boundable
+    std::map<int, std::int64_t> paused;
+    for (auto& a : c.actions) {
+      if (a.kind == Kind::acquire) a.arg_us = std::min(a.arg_us, t / 4);
+      if (a.kind == Kind::pause) a.arg_us = std::min(a.arg_us, t / 8 - paused[a.client]), paused[a.client] += a.arg_us;
+    }
+    std::erase_if(c.actions, [](auto& a) { return a.kind == Kind::pause && a.arg_us <= 0; });
+  }
+  if (p.clock_spread) {
+    // Every client's offset stays within +-T/8 (skew T/16, drift T/32, jumps T/32): spread <= T/4.
+    const std::int64_t drift_bound = (t / 32) * 1'000'000 / c.duration_us;
+    for (auto& k : c.per_client) k.skew_us = clamp_abs(k.skew_us, t / 16), k.drift_ppm = clamp_abs(k.drift_ppm, drift_bound);
+    std::map<int, std::int64_t> jumped;
+    for (auto& a : c.actions)
+      if (a.kind == Kind::jump) {
+        const std::int64_t left = t / 32 - jumped[a.client];
+        a.arg_us = clamp_abs(a.arg_us, left);
+        jumped[a.client] += a.arg_us < 0 ? -a.arg_us : a.arg_us;
+      }
+    std::erase_if(c.actions, [](auto& a) { return a.kind == Kind::jump && a.arg_us == 0; });
+  }
+  return c;
+}
+
+bool meets(const GenCase& c, const GenSettings& s, std::string* why) {
+  const auto fail = [&](std::string w) {
+    if (why) *why = std::move(w);
+    return false;
+  };
+  const Preconditions& p = s.pre;
+  const std::int64_t t = c.timeout_us;
+  std::int64_t worst_trip = 0;  // the longest round trip any client may see
+  for (const auto& k : c.per_client)
+    worst_trip = std::max(worst_trip, k.delay_out.hi_us + k.delay_in.hi_us + (c.spike_percent ? 2 * c.spike.hi_us : 0));
+  std::map<int, std::int64_t> paused, jumped;
+  for (const auto& a : c.actions) {
+    if (a.kind == Kind::pause) paused[a.client] += a.arg_us;
+    if (a.kind == Kind::jump) jumped[a.client] += a.arg_us < 0 ? -a.arg_us : a.arg_us;
+  }
+  std::int64_t worst_pause = 0;
+  for (auto& [client, us] : paused) worst_pause = std::max(worst_pause, us);
+  if ((p.no_delay || !s.allow_delay) && worst_trip > 0) return fail("network delay");
+  if (p.no_delay && (worst_pause > 0 || c.pause_rate_per_10s > 0)) return fail("pauses");
+  if (p.bounded_delay && worst_trip > s.lock_timeout_us / 100) return fail("delay near the lock timeout");
+  std::int64_t spread = 0;
+  if (p.clock_spread) {
+    std::int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (std::size_t i = 0; i < c.per_client.size(); ++i) {
+      const auto& k = c.per_client[i];
+      const std::int64_t drift = std::abs(k.drift_ppm) * c.duration_us / 1'000'000;
+      const std::int64_t jump = jumped.count(int(i) + 1) ? jumped[int(i) + 1] : 0;
+      lo = std::min(lo, k.skew_us - drift - jump);
+      hi = std::max(hi, k.skew_us + drift + jump);
+    }
+    spread = c.per_client.empty() ? 0 : hi - lo;
+    if (spread >= t) return fail("clock spread >= timeout");
+  }
+  if (p.lease_budget) {
+    std::int64_t hold = c.refresh_every_us > 0 ? c.refresh_every_us : c.hold.hi_us;
+    for (const auto& a : c.actions)
+      if (a.kind == Kind::acquire && c.refresh_every_us == 0) hold = std::max(hold, a.arg_us);
+    if (c.pause_rate_per_10s > 0) return fail("random pauses");
+    if (hold + worst_pause + worst_trip + spread >= t) return fail("hold + pauses + round trip + clock spread >= timeout");
+  }
+  return true;
+}
+
+rc::Gen<GenCase> gen_case(const GenSettings& settings) {
+  return rc::gen::map(
+      rc::gen::exec([settings] {
+        GenCase c;
+        // The client count first: it shrinks first, and every later pick depends on it.
+        c.clients = *rc::gen::inRange(1, settings.max_clients + 1);
+        c.limit = *rc::gen::inRange(1, std::max(1, c.clients - 1) + 1);
+        c.duration_us = *ms_in(200, 2000);
+        c.timeout_us = *ms_in(20, 1000);
+        c.hold = *span_ms(1, 200, 200);
+        // At least 1 ms: a refused client with no think time and no delay would retry at the same
+        // virtual instant for ever.
+        c.think = *span_ms(1, 50, 100);
+        c.seed = *rc::gen::inRange<std::uint64_t>(1, 1'000'000);
+        for (int i = 0; i < c.clients; ++i) {
+          GenClient k;
+          k.skew_us = *signed_ms(300);
+          k.drift_ppm = *rc::gen::apply([](int m, bool neg) { return std::int64_t(neg ? -m : m); },
+                                        rc::gen::inRange(0, 2001), rc::gen::arbitrary<bool>());
+          k.delay_out = *span_ms(0, 20, 20);
+          k.delay_in = *span_ms(0, 20, 20);
+          c.per_client.push_back(k);
+        }
+        if (*rc::gen::inRange(0, 4) == 3) {  // a quarter of the cases refresh (shrinks to "no")
+          c.refresh_every_us = *ms_in(5, 500);
+        }
+        c.spike_percent = *rc::gen::inRange(0, 21);
+        c.spike = *span_ms(0, 100, 100);
+        c.pause_rate_per_10s = *rc::gen::inRange(0, 11);
+        c.pause_length = *span_ms(1, 300, 200);
+        c.crash_rate_per_10s = *rc::gen::inRange(0, 4);
+        c.actions = *rc::gen::resize(8, rc::gen::container<std::vector<GenAction>>(gen_action(c.clients, c.duration_us)));
+        if (settings.server_jumps) {  // drawn only then: other searches keep their cases, seed for seed
+          c.server_drift_ppm = *rc::gen::apply([](int m, bool neg) { return std::int64_t(neg ? -m : m); },
+                                               rc::gen::inRange(0, 2001), rc::gen::arbitrary<bool>());
+          const int jumps = *rc::gen::inRange(0, 3);
+          for (int i = 0; i < jumps; ++i)
+            c.actions.push_back({*ms_in(0, static_cast<int>(c.duration_us / kMs) - 1), 0, Kind::server_jump,
+                                 *signed_ms(2000)});
+        }
+        if (settings.server_faults) {  // drawn only then, as the jumps above
+          c.aof_always = *rc::gen::arbitrary<bool>();
+          const int faults = *rc::gen::inRange(0, 3);
+          for (int i = 0; i < faults; ++i) {
+            const Kind kind = *rc::gen::element(Kind::disconnect, Kind::redis_pause, Kind::failover, Kind::redis_restart);
+            const std::int64_t arg = kind == Kind::failover ? *ms_in(0, 500) : kind == Kind::redis_pause ? *ms_in(1, 300) : 0;
+            c.actions.push_back({*ms_in(0, static_cast<int>(c.duration_us / kMs) - 1), 0, kind, arg});
+          }
+        }
+        return c;
+      }),
+      [settings](GenCase c) { return normalize(std::move(c), settings); });
+}
+
+RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us, const std::string& dir) {
+  fs::create_directories(dir);
+  RunOptions o;
+  o.variant = variant;
+  o.clients = c.clients;
+  o.limit = c.limit;
+  o.duration = Micros(c.duration_us);
+  o.timeout = Micros(c.timeout_us);
+  o.hold = Distribution::parse(c.hold.text());
+  o.think = Distribution::parse(c.think.text());
+  o.spike_probability = c.spike_percent / 100.0;
+  o.spike = Distribution::parse(c.spike.text());
+  o.refresh_every = Micros(c.refresh_every_us);
+  o.pause_rate = c.pause_rate_per_10s / 10.0;
+  o.pause_length = Distribution::parse(c.pause_length.text());
+  o.crash_rate = c.crash_rate_per_10s / 10.0;
+  o.lock_timeout = Micros(lock_timeout_us);
+  o.seed = c.seed;
+  // Always virtual: the search needs byte-identical replays, also for variants whose default
+  // is paced (their Redis-clock expiry then does not follow simulated time).
+  o.mode = TimeMode::virtual_time;
+  o.mode_given = true;
+  o.charts = false;
+  o.out = dir;
+
+  o.server_drift_ppm = static_cast<double>(c.server_drift_ppm);
+  o.server.persistence = c.aof_always ? Persistence::aof_always : Persistence::none;
+  o.server.replicas = static_cast<int>(
+      std::count_if(c.actions.begin(), c.actions.end(), [](const GenAction& a) { return a.kind == Kind::failover; }));
+  o.clients_file = (fs::path(dir) / "clients.csv").string();
+  std::ofstream clients(o.clients_file);
+  clients << "client,skew,drift_ppm,delay_out,delay_in\n";
+  for (int i = 0; i < c.clients; ++i) {
+    const GenClient& k = c.per_client[i];
+    clients << i + 1 << "," << format_duration(Micros(k.skew_us)) << "," << k.drift_ppm << "," << k.delay_out.text()
+            << "," << k.delay_in.text() << "\n";
+  }
+  if (!clients) throw InputError(o.clients_file + ": cannot write");
+  if (!c.actions.empty()) {
+    o.actions_file = (fs::path(dir) / "actions.csv").string();
+    std::ofstream actions(o.actions_file);
+    actions << "at,client,action,arg\n";
+    for (const GenAction& a : c.actions) {
+      static constexpr const char* names[] = {"acquire",     "release",       "refresh",  "pause",
+                                              "crash",       "jump",          "server_jump", "redis_restart",
+                                              "failover",    "disconnect",    "redis_pause"};
+      const bool has_arg = a.kind == Kind::acquire || a.kind == Kind::pause || a.kind == Kind::jump ||
+                           a.kind == Kind::server_jump || a.kind == Kind::failover || a.kind == Kind::redis_pause;
+      actions << format_duration(Micros(a.at_us)) << "," << a.client << "," << names[static_cast<int>(a.kind)] << ","
+              << (has_arg ? format_duration(Micros(a.arg_us)) : "") << "\n";
+    }
+    if (!actions) throw InputError(o.actions_file + ": cannot write");
+  }
+  return o;
+}
+
+std::string describe(const GenCase& c) {
+  std::ostringstream out;
+  std::int64_t worst_delay_us = 0, worst_drift = 0;
+  for (const auto& k : c.per_client)
+    worst_delay_us = std::max({worst_delay_us, k.delay_out.hi_us, k.delay_in.hi_us}),
+    worst_drift = std::max(worst_drift, std::abs(k.drift_ppm));
+  const auto count = [&](Kind kind) { return std::count_if(c.actions.begin(), c.actions.end(), [&](auto& a) { return a.kind == kind; }); };
+  out << c.clients << " clients, limit " << c.limit << ", " << c.actions.size() << " actions (" << count(Kind::acquire)
+      << " acquires, " << count(Kind::pause) << " pauses, " << count(Kind::crash) << " crashes, " << count(Kind::jump)
+      << " jumps), duration " << format_duration(Micros(c.duration_us)) << ", timeout "
+      << format_duration(Micros(c.timeout_us)) << ", hold " << c.hold.text() << ", skews";
+  for (const auto& k : c.per_client) out << " " << format_duration(Micros(k.skew_us));
+  out << ", max drift " << worst_drift << " ppm, max delay " << format_duration(Micros(worst_delay_us));
+  if (c.spike_percent) out << ", spikes " << c.spike_percent << "% " << c.spike.text();
+  if (c.refresh_every_us) out << ", refresh every " << format_duration(Micros(c.refresh_every_us));
+  if (c.pause_rate_per_10s) out << ", pauses " << c.pause_rate_per_10s / 10.0 << "/s";
+  if (c.crash_rate_per_10s) out << ", crashes " << c.crash_rate_per_10s / 10.0 << "/s";
+  if (const auto n = count(Kind::server_jump)) out << ", " << n << " server clock jumps";
+  const auto server_faults = count(Kind::redis_restart) + count(Kind::failover) + count(Kind::disconnect) + count(Kind::redis_pause);
+  if (server_faults) out << ", " << server_faults << " Redis faults (persistence " << (c.aof_always ? "aof-always" : "none") << ")";
+  if (c.server_drift_ppm) out << ", server drift " << c.server_drift_ppm << " ppm";
+  return out.str();
+}
+
+}  // namespace semsim

@@ -1,0 +1,103 @@
+// Generated scenarios for the property search (`semsim check`): a whole run as a plain value
+// (clients, clocks, networks, workload, scripted actions), a RapidCheck generator for it, the
+// preconditions under which a variant promises safety, and the value written out as the
+// options + clients.csv + actions.csv that `semsim run` / `semsim scenario` read.
+//
+// Shrinking: the client count is drawn first and small values come first, every magnitude
+// (skew, drift, delay, spike, pause, jump) shrinks towards 0, durations towards their lower
+// bound, and scripted actions shrink away, so a counterexample ends up with as few clients and
+// actions as still fail.
+#pragma once
+
+#include "algorithms/registry.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "sim/core/run_options.h"
+#include "sim/scenario/client_table.h"
+
+namespace semsim {
+
+// A bounded distribution of durations: fixed when lo == hi, else uniform. Bounded on purpose:
+// preconditions need the largest value a draw can take.
+struct Span {
+  std::int64_t lo_us = 0, hi_us = 0;
+  std::string text() const;  // "fixed:10ms" / "uniform:1ms..3ms"
+  bool operator==(const Span&) const = default;
+};
+
+struct GenClient {
+  std::int64_t skew_us = 0;
+  std::int64_t drift_ppm = 0;
+  Span delay_out, delay_in;
+  bool operator==(const GenClient&) const = default;
+};
+
+struct GenAction {
+  std::int64_t at_us = 0;
+  int client = 1;
+  ScriptedAction::Kind kind = ScriptedAction::Kind::acquire;
+  std::int64_t arg_us = 0;  // acquire: hold (always given); pause, redis_pause: length; jump: signed;
+                            // failover: lag; else unused
+  bool operator==(const GenAction&) const = default;
+};
+
+struct GenCase {
+  int clients = 1;
+  int limit = 1;
+  std::int64_t duration_us = 0, timeout_us = 0;
+  Span hold, think;
+  std::int64_t refresh_every_us = 0;  // 0: no refresh
+  int spike_percent = 0;              // chance per message of a delay spike
+  Span spike;
+  int pause_rate_per_10s = 0, crash_rate_per_10s = 0;  // per client
+  Span pause_length;
+  std::uint64_t seed = 1;             // the run's own seed (workload draws)
+  std::vector<GenClient> per_client;  // [0] is client 1
+  std::vector<GenAction> actions;     // sorted by at_us; server actions are on client 0
+  std::int64_t server_drift_ppm = 0;  // Redis's clock (with --server-jumps)
+  bool aof_always = false;            // the primary's persistence (with --server-faults); else none
+  bool operator==(const GenCase&) const = default;
+
+  int scripted_acquires() const;
+};
+
+// Under which conditions a variant promises safety. The generator keeps every case inside
+// them (by clamping, so shrinking stays inside too) unless the search runs without them.
+// Budget, as fractions of the semaphore timeout T, chosen so that the sum stays below T:
+//   clock spread (skew + drift over the run + jumps) <= T/4, round trip incl. spikes <= T/8,
+//   pauses per client <= T/8 (no pauses at random rates), hold and refresh period <= T/4.
+// The seeds' claims, per variant, as the registry states them (algorithms/registry.h).
+Preconditions preconditions_for(const std::string& variant);
+std::string preconditions_help();  // every built-in variant's preconditions, for --help
+
+struct GenSettings {
+  int max_clients = 6;
+  Preconditions pre;                         // all false: search freely
+  std::int64_t lock_timeout_us = 10'000'000;  // RunOptions' default
+  bool allow_delay = true;                   // false: no network delay at all
+  bool server_jumps = false;  // also jumps and drift of Redis's own clock (outside every promise)
+  bool server_faults = false;  // also restarts, failovers, dropped connections, pauses of Redis
+};
+
+// Clamps a case into its preconditions (and into the generator's ranges); idempotent.
+GenCase normalize(GenCase c, const GenSettings& settings);
+// True if the case meets the preconditions; the why of the first one it breaks otherwise.
+bool meets(const GenCase& c, const GenSettings& settings, std::string* why = nullptr);
+
+rc::Gen<GenCase> gen_case(const GenSettings& settings);
+
+// Writes clients.csv and actions.csv into `dir` (created) and returns the run's options, with
+// clients_file / actions_file naming them, mode virtual, charts off, out = dir, and one replica
+// per failover.
+RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us,
+                       const std::string& dir);
+
+// One line for reports: "2 clients, limit 1, 1 actions (1 acquires, ...), ..., skews 0ms 12ms, max delay 3ms".
+std::string describe(const GenCase& c);
+
+}  // namespace semsim
