@@ -1,0 +1,567 @@
+// Reading a script variant's INI file into a Spec (script_spec.h), with messages that name the
+// file, the line and the key.
+#include "algorithms/scripts/script_spec.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <utility>
+
+#include <boost/program_options.hpp>
+
+#include "algorithms/api/protocol.h"
+
+namespace semsim::scripts {
+namespace {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------------------------
+// Where each key stands. program_options reports no line numbers, so the file is scanned with
+// its rules (boost 1.74 config_file.cpp): '#' starts a comment anywhere, lines are trimmed,
+// `[s]` sets the prefix "s.", `name = value` splits at the first '=', anything else is invalid.
+
+std::string trim(const std::string& s) {
+  const auto begin = s.find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) return {};
+  return s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1);
+}
+
+struct IniLines {
+  std::string file;
+  std::map<std::string, std::vector<int>> lines;  // full key -> its lines, in file order
+  std::map<std::string, std::string> values;      // full key -> its (last) value
+  int first_invalid_line = 0;                     // 0: none
+
+  int line_of(const std::string& key, std::size_t occurrence = 0) const {
+    auto it = lines.find(key);
+    return it == lines.end() || occurrence >= it->second.size() ? 0 : it->second[occurrence];
+  }
+  // "FILE:LINE: key: why", or "FILE: key: why" if the key is not in the file (a default).
+  SetupError error(const std::string& key, const std::string& why, std::size_t occurrence = 0) const {
+    const int line = line_of(key, occurrence);
+    return SetupError(file + (line ? ":" + std::to_string(line) : "") + ": " + key + ": " + why);
+  }
+};
+
+IniLines scan_lines(const std::string& file, const std::string& text) {
+  IniLines out{file, {}, {}, 0};
+  std::istringstream in(text);
+  std::string prefix, raw;
+  for (int n = 1; std::getline(in, raw); ++n) {
+    std::string s = trim(raw.substr(0, raw.find('#')));
+    if (s.empty()) continue;
+    if (s.front() == '[' && s.back() == ']') {
+      prefix = s.substr(1, s.size() - 2);
+      if (!prefix.empty() && prefix.back() != '.') prefix += '.';
+    } else if (auto eq = s.find('='); eq != std::string::npos) {
+      out.lines[prefix + trim(s.substr(0, eq))].push_back(n);
+      out.values[prefix + trim(s.substr(0, eq))] = trim(s.substr(eq + 1));
+    } else if (!out.first_invalid_line) {
+      out.first_invalid_line = n;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Words and placeholders.
+
+struct Token {
+  std::string text;
+  bool quoted = false;  // "nil" is the text nil, not the nil reply
+  bool prefix = false;  // "text"*: a reply starting with text
+};
+
+// Whitespace-separated words; a word that starts with ' or " runs to the matching quote, so that
+// "" is an empty word and 'a b' one word with a space.
+std::vector<Token> tokenize(const std::string& value, const IniLines& ini, const std::string& key) {
+  std::vector<Token> out;
+  std::size_t i = 0;
+  while (true) {
+    i = value.find_first_not_of(" \t", i);
+    if (i == std::string::npos) break;
+    if (value[i] == '"' || value[i] == '\'') {
+      const auto close = value.find(value[i], i + 1);
+      if (close == std::string::npos) throw ini.error(key, "unterminated quote in '" + value + "'");
+      const bool prefix = close + 1 < value.size() && value[close + 1] == '*';
+      out.push_back({value.substr(i + 1, close - i - 1), true, prefix});
+      i = close + 1 + (prefix ? 1 : 0);
+    } else {
+      const auto end = value.find_first_of(" \t", i);
+      out.push_back({value.substr(i, end - i), false, false});
+      i = end;
+    }
+  }
+  return out;
+}
+
+const std::map<std::string, Ph>& placeholder_names() {
+  static const std::map<std::string, Ph> names{
+      {"key", Ph::key},
+      {"id", Ph::id},
+      {"limit", Ph::limit},
+      {"timeout_ms", Ph::timeout_ms},
+      {"timeout_us", Ph::timeout_us},
+      {"timeout_s", Ph::timeout_s},
+      {"lock_timeout_ms", Ph::lock_timeout_ms},
+      {"lock_timeout_us", Ph::lock_timeout_us},
+      {"lock_timeout_s", Ph::lock_timeout_s},
+      {"now_ms", Ph::now_ms},
+      {"now_us", Ph::now_us},
+      {"now_s", Ph::now_s},
+      {"server_now_ms", Ph::server_now_ms},
+      {"server_now_us", Ph::server_now_us},
+      {"server_now_s", Ph::server_now_s},
+  };
+  return names;
+}
+
+bool is_server_now(Ph p) { return p == Ph::server_now_ms || p == Ph::server_now_us || p == Ph::server_now_s; }
+
+// The unit of a time or duration placeholder: 'm' (ms), 'u' (us), 's'; 0 for the others.
+char unit_of(Ph p) {
+  switch (p) {
+    case Ph::timeout_ms: case Ph::lock_timeout_ms: case Ph::now_ms: case Ph::server_now_ms: return 'm';
+    case Ph::timeout_us: case Ph::lock_timeout_us: case Ph::now_us: case Ph::server_now_us: return 'u';
+    case Ph::timeout_s: case Ph::lock_timeout_s: case Ph::now_s: case Ph::server_now_s: return 's';
+    default: return 0;
+  }
+}
+
+bool uses_server_now(const Piece& p) {
+  return is_server_now(p.kind) || std::any_of(p.terms.begin(), p.terms.end(), is_server_now);
+}
+
+Word parse_word(const std::string& word, const IniLines& ini, const std::string& key) {
+  Word out;
+  std::string literal;
+  const auto flush = [&] {
+    if (!literal.empty()) out.push_back({Ph::text, std::exchange(literal, {}), {}});
+  };
+  for (std::size_t i = 0; i < word.size(); ++i) {
+    const char c = word[i];
+    if ((c == '{' || c == '}') && i + 1 < word.size() && word[i + 1] == c) {
+      literal += c;  // {{ and }} are literal braces
+      ++i;
+    } else if (c == '{') {
+      const auto close = word.find('}', i);
+      if (close == std::string::npos) throw ini.error(key, "unclosed '{' in '" + word + "'");
+      const std::string name = word.substr(i + 1, close - i - 1);
+      flush();
+      if (name.rfind("key:", 0) == 0 && name.size() > 4) {
+        out.push_back({Ph::key_named, name.substr(4), {}});
+      } else if (name.find('+') != std::string::npos) {
+        // {now_ms+timeout_ms}: an expiry instant, as libraries pass them; terms of one unit.
+        Piece sum{Ph::sum, name, {}};
+        std::size_t start = 0;
+        while (start <= name.size()) {
+          const std::size_t plus = std::min(name.find('+', start), name.size());
+          const std::string term = trim(name.substr(start, plus - start));
+          const auto it = placeholder_names().find(term);
+          if (it == placeholder_names().end() || !unit_of(it->second))
+            throw ini.error(key, "{" + name + "}: '" + term + "' cannot be added (a sum adds times and timeouts: "
+                                 "now, server_now, timeout, lock_timeout, with _ms, _us or _s)");
+          if (!sum.terms.empty() && unit_of(it->second) != unit_of(sum.terms.front()))
+            throw ini.error(key, "{" + name + "} mixes units: every term must end in the same _ms, _us or _s");
+          sum.terms.push_back(it->second);
+          start = plus + 1;
+        }
+        out.push_back(std::move(sum));
+      } else if (auto it = placeholder_names().find(name); it != placeholder_names().end()) {
+        out.push_back({it->second, {}, {}});
+      } else {
+        throw ini.error(key, "unknown placeholder {" + name +
+                                 "} (known: {key} {key:NAME} {id} {limit} {timeout_ms|us|s} "
+                                 "{lock_timeout_ms|us|s} {now_ms|us|s} {server_now_ms|us|s}, and sums of times "
+                                 "of one unit such as {now_ms+timeout_ms})");
+      }
+      i = close;
+    } else if (c == '}') {
+      throw ini.error(key, "unmatched '}' in '" + word + "' (write }} for a literal brace)");
+    } else {
+      literal += c;
+    }
+  }
+  flush();
+  return out;
+}
+
+// A word as the INI wrote it, for messages.
+std::string words_text(const Word& w) {
+  std::string out;
+  for (const Piece& p : w) {
+    if (p.kind == Ph::text) out += p.text;
+    else if (p.kind == Ph::key_named) out += "{key:" + p.text + "}";
+    else if (p.kind == Ph::sum) out += "{" + p.text + "}";
+    else
+      for (const auto& [name, kind] : placeholder_names())
+        if (kind == p.kind) out += "{" + name + "}";
+  }
+  return out;
+}
+
+std::vector<Word> parse_words(const std::string& value, const IniLines& ini, const std::string& key) {
+  std::vector<Word> out;
+  for (const Token& t : tokenize(value, ini, key)) out.push_back(parse_word(t.text, ini, key));
+  return out;
+}
+
+long long floor_div(long long a, long long b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+long long ceil_div(long long a, long long b) { return -floor_div(-a, b); }
+
+// Exact decimal seconds: 10000000 -> "10", 250000 -> "0.25", -1500 -> "-0.0015".
+std::string decimal_seconds(long long us) {
+  const bool negative = us < 0;
+  const unsigned long long magnitude = negative ? 0ULL - static_cast<unsigned long long>(us) : us;
+  std::string out = (negative ? "-" : "") + std::to_string(magnitude / 1'000'000);
+  if (const unsigned long long frac = magnitude % 1'000'000) {
+    std::string digits = std::to_string(frac);
+    digits.insert(0, 6 - digits.size(), '0');
+    digits.erase(digits.find_last_not_of('0') + 1);
+    out += "." + digits;
+  }
+  return out;
+}
+
+// A time or duration placeholder's value: in its own unit for _ms and _us (rounded as the single
+// placeholder is), in µs for _s (added exactly, then written as decimal seconds). nullopt: a
+// server time that expands to "" (server_time = empty).
+std::optional<long long> term_value(Ph p, const Values& v) {
+  const auto time = [&](std::optional<Micros> t) -> std::optional<long long> {
+    if (!t) return std::nullopt;
+    return unit_of(p) == 'm' ? floor_div(t->count(), 1000) : t->count();
+  };
+  const auto duration = [&](Micros d) { return unit_of(p) == 'm' ? ceil_div(d.count(), 1000) : d.count(); };
+  switch (p) {
+    case Ph::timeout_ms: case Ph::timeout_us: case Ph::timeout_s: return duration(v.config.timeout);
+    case Ph::lock_timeout_ms: case Ph::lock_timeout_us: case Ph::lock_timeout_s: return duration(v.config.lock_timeout);
+    case Ph::now_ms: case Ph::now_us: case Ph::now_s: return time(v.now);
+    case Ph::server_now_ms: case Ph::server_now_us: case Ph::server_now_s: return time(v.server_now);
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::string expand(const Word& word, const Values& v) {
+  std::string out;
+  const auto time = [](std::optional<Micros> t, long long unit) -> std::string {
+    if (!t) return {};
+    return unit == 1 ? num(t->count()) : unit == 1000 ? num(floor_div(t->count(), 1000)) : decimal_seconds(t->count());
+  };
+  for (const Piece& p : word) {
+    switch (p.kind) {
+      case Ph::sum: {
+        long long total = 0;
+        bool empty = false;
+        for (Ph term : p.terms) {
+          const auto value = term_value(term, v);
+          empty = empty || !value;
+          total += value.value_or(0);
+        }
+        if (!empty) out += unit_of(p.terms.front()) == 's' ? decimal_seconds(total) : num(total);
+        break;
+      }
+      case Ph::text: out += p.text; break;
+      case Ph::key: out += v.config.name; break;
+      case Ph::key_named: out += v.config.name + ":" + p.text; break;
+      case Ph::id: out += v.id; break;
+      case Ph::limit: out += num(v.config.limit); break;
+      case Ph::timeout_ms: out += num(ceil_div(v.config.timeout.count(), 1000)); break;
+      case Ph::timeout_us: out += num(v.config.timeout.count()); break;
+      case Ph::timeout_s: out += decimal_seconds(v.config.timeout.count()); break;
+      case Ph::lock_timeout_ms: out += num(ceil_div(v.config.lock_timeout.count(), 1000)); break;
+      case Ph::lock_timeout_us: out += num(v.config.lock_timeout.count()); break;
+      case Ph::lock_timeout_s: out += decimal_seconds(v.config.lock_timeout.count()); break;
+      case Ph::now_ms: out += time(v.now, 1000); break;
+      case Ph::now_us: out += time(v.now, 1); break;
+      case Ph::now_s: out += time(v.now, 0); break;
+      case Ph::server_now_ms: out += time(v.server_now, 1000); break;
+      case Ph::server_now_us: out += time(v.server_now, 1); break;
+      case Ph::server_now_s: out += time(v.server_now, 0); break;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Reply matchers.
+
+std::optional<long long> parse_integer(const std::string& s) {
+  long long v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+Matcher parse_matcher(const std::string& value, const IniLines& ini, const std::string& key) {
+  using K = Alternative::Kind;
+  Matcher m{value, {}};
+  for (const Token& t : tokenize(value, ini, key)) {
+    if (t.quoted) m.alternatives.push_back({t.prefix ? K::prefix : K::text, 0, t.text});
+    else if (auto v = parse_integer(t.text)) m.alternatives.push_back({K::integer, *v, {}});
+    else if (t.text == "nil") m.alternatives.push_back({K::nil, 0, {}});
+    else if (t.text == "nonzero") m.alternatives.push_back({K::nonzero, 0, {}});
+    else if (t.text == "positive") m.alternatives.push_back({K::positive, 0, {}});
+    else if (t.text == "string") m.alternatives.push_back({K::any_string, 0, {}});
+    else if (t.text == "error") m.alternatives.push_back({K::error, 0, {}});
+    else
+      throw ini.error(key, "'" + t.text + "' is not a reply: write an integer, nil, nonzero, positive, string, "
+                                          "error, a quoted \"text\" or a quoted prefix \"text\"*");
+  }
+  if (m.alternatives.empty()) throw ini.error(key, "empty: name at least one reply");
+  return m;
+}
+
+}  // namespace
+
+bool Matcher::matches(const Reply& r) const {
+  using K = Alternative::Kind;
+  const bool integer = r.kind == Reply::Kind::integer;
+  const bool text = r.kind == Reply::Kind::string || r.kind == Reply::Kind::status;
+  for (const Alternative& a : alternatives) {
+    switch (a.kind) {
+      case K::integer: if (integer && r.integer == a.value) return true; break;
+      case K::nil: if (r.is_nil()) return true; break;
+      case K::nonzero: if (integer && r.integer != 0) return true; break;
+      case K::positive: if (integer && r.integer > 0) return true; break;
+      case K::text: if (text && r.text == a.text) return true; break;
+      case K::prefix: if (text && r.text.starts_with(a.text)) return true; break;
+      case K::any_string: if (text) return true; break;
+      case K::error: if (r.is_error()) return true; break;
+    }
+  }
+  return false;
+}
+
+bool Matcher::integers_only() const {
+  using K = Alternative::Kind;
+  for (const Alternative& a : alternatives)
+    if (a.kind != K::integer && a.kind != K::nonzero && a.kind != K::positive) return false;
+  return true;
+}
+
+bool Matcher::takes_errors() const {
+  for (const Alternative& a : alternatives)
+    if (a.kind == Alternative::Kind::error) return true;
+  return false;
+}
+
+std::string describe(const Reply& r) {
+  switch (r.kind) {
+    case Reply::Kind::nil: return "nil";
+    case Reply::Kind::integer: return "the integer " + num(r.integer);
+    case Reply::Kind::string: return "the string \"" + r.text + "\"";
+    case Reply::Kind::status: return "the status " + r.text;
+    case Reply::Kind::error: return "the error " + r.text;
+    case Reply::Kind::array: return "an array of " + num(static_cast<long long>(r.elements.size()));
+  }
+  return "?";
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Reading the INI file.
+
+struct OpKeys {
+  const char* op;
+  const char* yes;
+  const char* no;
+  const char* yes_default;
+  const char* no_default;
+};
+constexpr OpKeys kOps[] = {
+    {"acquire", "granted", "refused", "1", "0 nil"},
+    {"release", "ok", "missing", "1", "0 nil"},
+    {"refresh", "ok", "lost", "1", "0 nil"},
+    {"setup", nullptr, nullptr, "", ""},  // runs once; its reply is not read (an error reply fails the run)
+};
+
+// `clock = client|server|ttl` (default server): which clock the script's times rest on.
+ClockBasis script_clock(const std::optional<std::string>& value, const IniLines& ini) {
+  if (!value || *value == "server") return ClockBasis::redis_time;
+  if (*value == "client") return ClockBasis::client;
+  if (*value == "ttl") return ClockBasis::redis_ttl;
+  throw ini.error("clock", "'" + *value + "' is not client, server or ttl");
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+}  // namespace
+
+Spec read_script_spec(const std::string& ini_path) {
+  if (!fs::is_regular_file(ini_path)) {
+    std::error_code ec;
+    const bool exists = fs::exists(ini_path, ec);
+    throw SetupError(ini_path + ": cannot read the script variant's INI file: " +
+                     (exists ? "not a regular file" : std::strerror(ENOENT)));
+  }
+  std::ifstream probe(ini_path);
+  if (!probe) throw SetupError(ini_path + ": cannot read the script variant's INI file: " + std::strerror(errno));
+  const std::string text = read_text(ini_path);
+  const IniLines ini = scan_lines(ini_path, text);
+  if (ini.first_invalid_line)
+    throw SetupError(ini_path + ":" + std::to_string(ini.first_invalid_line) +
+                     ": not `key = value`, a `[section]` or a # comment");
+
+  po::options_description description;
+  for (const OpKeys& k : kOps) {
+    const std::string op = k.op;
+    description.add_options()(k.op, po::value<std::string>())((op + ".keys").c_str(), po::value<std::string>())(
+        (op + ".args").c_str(), po::value<std::string>())((op + ".command").c_str(), po::value<std::string>());
+    if (k.yes)
+      description.add_options()((op + "." + k.yes).c_str(), po::value<std::string>())((op + "." + k.no).c_str(),
+                                                                                         po::value<std::string>());
+  }
+  description.add_options()("acquire.token", po::value<std::string>())("server_time", po::value<std::string>())(
+      "admission_set", po::value<std::string>())("clock", po::value<std::string>());
+
+  po::variables_map vm;
+  try {
+    std::istringstream in(text);
+    po::parsed_options parsed = po::parse_config_file(in, description, /*allow_unregistered=*/false);
+    // A key given twice would be a bare po::multiple_occurrences at store(): name its second line.
+    for (const auto& [key, lines] : ini.lines)
+      if (lines.size() > 1) throw ini.error(key, "given twice (first on line " + std::to_string(lines[0]) + ")", 1);
+    po::store(parsed, vm);
+  } catch (const po::unknown_option& e) {
+    std::string key = e.get_option_name();
+    key.erase(0, key.find_first_not_of('-'));
+    throw ini.error(key, "unknown key (known: acquire, release, refresh, setup and their .keys .args .command; "
+                         "acquire.granted .refused .token; release.ok .missing; refresh.ok .lost; server_time; "
+                         "admission_set; clock)");
+  } catch (const po::invalid_config_file_syntax&) {
+    // Not e.what(): Boost's message loops for ever on a line that holds "%invalid_line%".
+    throw SetupError(ini_path + ":" + std::to_string(ini.first_invalid_line) + ": not a `key = value` line");
+  } catch (const po::error& e) {
+    throw SetupError(ini_path + ": " + e.what());
+  }
+  const auto get = [&](const std::string& key) -> std::optional<std::string> {
+    if (!vm.count(key)) return std::nullopt;
+    return vm[key].as<std::string>();
+  };
+
+  const fs::path folder = fs::path(ini_path).parent_path();
+  Spec spec;
+  spec.ini = ini_path;
+  const auto read_script = [&](const OpKeys& k) -> std::optional<Script> {
+    const std::string op = k.op;
+    const auto file = get(op);
+    const auto command = get(op + ".command");
+    if (file && command) throw ini.error(op + ".command", "give either `" + op + " = FILE.lua` or `" + op + ".command`, not both");
+    if (!file && !command) {
+      for (const char* sub : {".keys", ".args"})
+        if (get(op + sub)) throw ini.error(op + sub, "given, but there is no `" + op + " = FILE.lua`");
+      if (k.yes)
+        for (const char* sub : {k.yes, k.no})
+          if (get(op + "." + sub)) throw ini.error(op + "." + sub, "given, but there is no `" + op + " = FILE.lua`");
+      return std::nullopt;
+    }
+    Script s{op, {}, {}, {}, {}, {}, {}, {}, {}, false};
+    if (command) {
+      // A plain command: its words, placeholders replaced; its first argument must be a key of
+      // the run's own (so that it cannot touch another's keys).
+      for (const char* sub : {".keys", ".args"})
+        if (get(op + sub)) throw ini.error(op + sub, "not with " + op + ".command: write the words in the command");
+      s.path = ini_path + ":" + std::to_string(ini.line_of(op + ".command"));
+      s.command = parse_words(*command, ini, op + ".command");
+      if (s.command.empty()) throw ini.error(op + ".command", "empty: write a command, e.g. ZREM {key} {id}");
+      if (s.command[0].size() != 1 || s.command[0][0].kind != Ph::text)
+        throw ini.error(op + ".command", "the first word must be the command's name, not '" + words_text(s.command[0]) + "'");
+      if (s.command.size() < 2 || s.command[1].empty() ||
+          (s.command[1].front().kind != Ph::key && s.command[1].front().kind != Ph::key_named))
+        throw ini.error(op + ".command", "the command's first argument must be a key starting with {key} or "
+                                         "{key:NAME} (keys under the run's own prefix)");
+    } else {
+      if (trim(*file).empty()) throw ini.error(op, "empty: name the script file");
+      const fs::path path = (folder / trim(*file)).lexically_normal();
+      std::error_code ec;
+      if (!fs::is_regular_file(path, ec))
+        throw ini.error(op, "cannot read script '" + trim(*file) + "' (looked for " + path.string() + "): " +
+                                (fs::exists(path, ec) ? "not a regular file" : std::strerror(ENOENT)));
+      std::ifstream in(path);
+      if (!in) throw ini.error(op, "cannot read script " + path.string() + ": " + std::strerror(errno));
+      s.path = path.string();
+      s.source = read_text(path);
+      s.keys = parse_words(get(op + ".keys").value_or("{key}"), ini, op + ".keys");
+      // A script may write whatever KEYS name: each must lie under the run's own prefix, so that a
+      // run never touches a key it does not own on the user's Redis.
+      for (const Word& w : s.keys)
+        if (w.empty() || (w.front().kind != Ph::key && w.front().kind != Ph::key_named))
+          throw ini.error(op + ".keys", "every key must start with {key} or {key:NAME} (keys under the run's own "
+                                        "prefix); '" + words_text(w) + "' would name a key outside it");
+      s.args = parse_words(get(op + ".args").value_or(""), ini, op + ".args");
+    }
+    if (k.yes) {
+      s.yes = parse_matcher(get(op + "." + k.yes).value_or(k.yes_default), ini, op + "." + k.yes);
+      s.no = parse_matcher(get(op + "." + k.no).value_or(k.no_default), ini, op + "." + k.no);
+    }
+    for (const auto* words : {&s.keys, &s.args, &s.command})
+      for (const Word& w : *words)
+        for (const Piece& p : w) s.uses_server_now = s.uses_server_now || uses_server_now(p);
+    return s;
+  };
+
+  auto acquire = read_script(kOps[0]);
+  if (!acquire) throw SetupError(ini_path + ": acquire: missing: name the acquire script (`acquire = FILE.lua`) or command");
+  auto release = read_script(kOps[1]);
+  if (!release)
+    throw SetupError(ini_path + ": release: missing: name the release script (`release = FILE.lua`) or command "
+                     "(`release.command = ZREM {key} {id}`)");
+  spec.acquire = std::move(*acquire);
+  spec.release = std::move(*release);
+  spec.refresh = read_script(kOps[2]);
+  spec.setup = read_script(kOps[3]);
+  if (auto clock = get("clock")) script_clock(clock, ini);  // checked here, used by the registry
+
+  if (auto token = get("acquire.token")) {
+    if (*token == "reply") spec.token_from_reply = true;
+    else if (*token != "none") throw ini.error("acquire.token", "'" + *token + "' is not reply or none");
+    // The fencing token is an integer: a granted reply that may be text or nil cannot be one.
+    if (spec.token_from_reply && !spec.acquire.yes.integers_only())
+      throw ini.error("acquire.token", "reply needs acquire.granted to be integers only (an integer, nonzero, "
+                                       "positive), not '" + spec.acquire.yes.spec + "'");
+  }
+  if (auto server_time = get("server_time")) {
+    if (*server_time == "time") spec.server_time = ServerTime::time;
+    else if (*server_time == "empty") spec.server_time = ServerTime::empty;
+    else if (*server_time == "fail") spec.server_time = ServerTime::fail;
+    else throw ini.error("server_time", "'" + *server_time + "' is not time, empty or fail");
+  }
+  if (auto set = get("admission_set")) {
+    auto words = parse_words(*set, ini, "admission_set");
+    if (words.size() != 1) throw ini.error("admission_set", "name one key");
+    for (const Piece& p : words[0])
+      if (p.kind != Ph::text && p.kind != Ph::key && p.kind != Ph::key_named)
+        throw ini.error("admission_set", "only {key} and {key:NAME} make sense here");
+    spec.admission_set = std::move(words[0]);
+  }
+  return spec;
+}
+
+ClockBasis read_script_clock(const std::string& ini_path) {
+  std::ifstream in(ini_path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const IniLines ini = scan_lines(ini_path, text.str());
+  const auto value = ini.values.count("clock") ? std::optional<std::string>(ini.values.at("clock")) : std::nullopt;
+  return script_clock(value, ini);
+}
+
+}  // namespace semsim::scripts

@@ -1,0 +1,92 @@
+// What a script variant is made of, as its INI file says: per operation a Lua script (or a plain
+// command), its KEYS and ARGV words with their placeholders, and the reply matchers that read its
+// answers. The format is documented in script_variant.h and docs/script-variants.md. Reading and
+// checking the INI lives here; the variant (script_variant.cpp) only runs a Spec.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/api/redis.h"
+#include "algorithms/api/semaphore.h"
+#include "algorithms/registry.h"
+
+// Names here are generic (Word, Script, Spec): they live in their own namespace.
+namespace semsim::scripts {
+
+// Placeholders ({key}, {id}, {now_ms}, ...) and words made of them.
+enum class Ph {
+  text, key, key_named, id, limit, sum,
+  timeout_ms, timeout_us, timeout_s,
+  lock_timeout_ms, lock_timeout_us, lock_timeout_s,
+  now_ms, now_us, now_s,
+  server_now_ms, server_now_us, server_now_s,
+};
+
+struct Piece {
+  Ph kind = Ph::text;
+  std::string text;        // the literal (text), NAME ({key:NAME}) or the sum as written
+  std::vector<Ph> terms;   // a sum: its terms, all of one unit
+};
+using Word = std::vector<Piece>;
+
+// What the placeholders of one call stand for.
+struct Values {
+  const SemaphoreConfig& config;
+  const std::string& id;
+  Micros now;
+  std::optional<Micros> server_now;  // nullopt: expands to "" (server_time = empty)
+};
+// A word with its placeholders replaced.
+std::string expand(const Word& word, const Values& v);
+
+// Reply matchers (acquire.granted = 1, release.missing = 0 nil, ...): any alternative matches.
+struct Alternative {
+  enum class Kind { integer, nil, nonzero, positive, text, prefix, any_string, error } kind;
+  long long value = 0;
+  std::string text;
+};
+
+struct Matcher {
+  std::string spec;  // as written, for messages
+  std::vector<Alternative> alternatives;
+
+  bool matches(const Reply& r) const;
+  bool integers_only() const;  // only integers match (a fencing token can be read from the reply)
+  bool takes_errors() const;   // an error reply is an answer, not a failure
+};
+
+// A reply as messages name it: "nil", "the integer 3", "the string \"x\"".
+std::string describe(const Reply& r);
+
+enum class ServerTime { time, empty, fail };
+
+struct Script {
+  std::string op;    // acquire, release, refresh, setup
+  std::string path;  // as resolved from the INI's folder, or "INI:LINE" for a command: every message names it
+  std::string source;
+  std::string sha;   // from SCRIPT LOAD; reloaded on NOSCRIPT
+  std::vector<Word> keys, args;
+  std::vector<Word> command;  // OP.command: a plain command instead of a script
+  Matcher yes, no;   // granted/ok, refused/lost/missing
+  bool uses_server_now = false;
+};
+
+struct Spec {
+  std::string ini;
+  Script acquire, release;
+  std::optional<Script> refresh, setup;
+  bool token_from_reply = false;
+  ServerTime server_time = ServerTime::time;
+  std::optional<Word> admission_set;
+};
+
+// Reads and checks the INI file and the scripts it names. Throws SetupError "FILE:LINE: ..." (or
+// "FILE: ..." where no line is at fault, e.g. a required key is missing).
+Spec read_script_spec(const std::string& ini_path);
+// The INI's `clock = client|server|ttl` (default server): which clock the script's times rest
+// on. Throws SetupError on another value.
+ClockBasis read_script_clock(const std::string& ini_path);
+
+}  // namespace semsim::scripts
