@@ -32,6 +32,36 @@ std::string variant_label(const std::string& name) {
   return std::filesystem::path(name.substr(7)).stem().string();
 }
 
+std::vector<std::string> variant_labels(const std::vector<std::string>& names) {
+  // Labels made of the last `depth` parts of each script's path (stem included).
+  const auto label_at = [](const std::string& name, std::size_t depth) {
+    if (!name.starts_with("script:")) return name;
+    std::vector<std::string> parts;
+    std::filesystem::path path = std::filesystem::path(name.substr(7)).lexically_normal();
+    parts.push_back(path.stem().string());
+    for (path = path.parent_path(); parts.size() < depth && !path.filename().empty(); path = path.parent_path())
+      if (path.filename() != "..") parts.insert(parts.begin(), path.filename().string());
+    std::string label;
+    for (const auto& p : parts) label += (label.empty() ? "" : "-") + p;
+    return label;
+  };
+  std::vector<std::string> labels(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    for (std::size_t depth = 1; depth <= 64; ++depth) {
+      labels[i] = label_at(names[i], depth);
+      bool clash = false;
+      for (std::size_t j = 0; j < names.size(); ++j)
+        clash |= j != i && names[j] != names[i] && label_at(names[j], depth) == labels[i];
+      if (!clash) break;
+    }
+  }
+  // Still the same (the same file under two spellings, say): number them.
+  for (std::size_t i = 0; i < names.size(); ++i)
+    for (std::size_t j = i + 1, n = 2; j < names.size(); ++j)
+      if (labels[j] == labels[i]) labels[j] += "-" + std::to_string(n++);
+  return labels;
+}
+
 const std::vector<VariantInfo>& variant_registry() {
   static const std::vector<VariantInfo> registry = [] {
     std::vector<VariantInfo> v = {

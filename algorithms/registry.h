@@ -39,6 +39,10 @@ Preconditions client_clock_promise();
 // "script:dir/lease.ini" -> "lease"; any other name as it is. Folder names and scenario
 // expectation sections use it.
 std::string variant_label(const std::string& name);
+// One label per variant of a list, all different, for the folders of a scenario or a sweep: the
+// variant_label, or, for scripts whose INI files share a base name, as many of their folders as
+// it takes to tell them apart ("broken-script-semaphore", "lua-script-semaphore").
+std::vector<std::string> variant_labels(const std::vector<std::string>& names);
 
 struct VariantInfo {
   std::string name;    // --variant NAME

@@ -76,7 +76,9 @@ struct PlannedRun {
 std::vector<PlannedRun> plan_runs(const RunOptions& base, const std::vector<std::string>& variants, const Sweep& sweep,
                                   int seeds) {
   std::vector<PlannedRun> runs;
-  for (const auto& variant : variants) {
+  const std::vector<std::string> labels = variant_labels(variants);
+  for (std::size_t n = 0; n < variants.size(); ++n) {
+    const std::string& variant = variants[n];
     for (const SweepValue& v : sweep.values) {
       for (int i = 0; i < seeds; ++i) {
         RunOptions o = base;
@@ -85,7 +87,7 @@ std::vector<PlannedRun> plan_runs(const RunOptions& base, const std::vector<std:
         o.charts = false;
         o.progress = false;
         o.seed = base.seed + static_cast<std::uint64_t>(i);
-        o.out = (fs::path(base.out) / (variant_label(variant) + "-" + sweep.name() + "-" + v.label) / ("seed-" + std::to_string(o.seed)))
+        o.out = (fs::path(base.out) / (labels[n] + "-" + sweep.name() + "-" + v.label) / ("seed-" + std::to_string(o.seed)))
                     .string();
         sweep.apply(v, o);
         runs.push_back({variant, &v, std::move(o)});

@@ -79,13 +79,15 @@ int scenario_command(int argc, char** argv) {
     for (Scenario& sc : scenarios) {
       std::cout << "scenario " << sc.name << " (" << sc.path << ")\n";
       const std::size_t points = sc.sweep_option.empty() ? 1 : sc.sweep_values.size();
+      const std::vector<std::string> labels = variant_labels(sc.variants);
       for (std::size_t v = 0; v < sc.variants.size(); ++v) {
         std::vector<std::map<std::string, std::string>> results;
         for (std::size_t p = 0; p < points; ++p) {
           RunOptions options = sc.runs[v * points + p];
           options.charts = charts;
-          // A script variant's folder is its INI's base name (script:dir/lease.ini -> lease).
-          std::string folder = variant_label(sc.variants[v]);
+          // A script variant's folder is its INI's base name (script:dir/lease.ini -> lease), with
+          // its folders where two scripts share one.
+          std::string folder = labels[v];
           for (char& c : folder)
             if (c == '/' || c == ':') c = '_';
           if (points > 1) folder += "-" + std::to_string(p);
@@ -105,7 +107,8 @@ int scenario_command(int argc, char** argv) {
         }
         const std::string& variant = sc.variants[v];
         for (const Expectation& e : sc.expectations) {
-          if (!e.variant.empty() && e.variant != variant && e.variant != variant_label(variant)) continue;
+          if (!e.variant.empty() && e.variant != variant && e.variant != labels[v] && e.variant != variant_label(variant))
+            continue;
           if (e.kind == Expectation::Kind::trend) {
             std::vector<std::string> seen;
             for (const auto& r : results) seen.push_back(r.count(e.metric) ? r.at(e.metric) : "");

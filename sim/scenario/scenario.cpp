@@ -154,9 +154,21 @@ Scenario load_scenario(const std::string& path) {
     }
     if (dot != std::string::npos) {
       e.variant = rest.substr(0, dot);
-      bool listed = false;
-      for (const auto& v : sc.variants) listed |= v == e.variant || variant_label(v) == e.variant;
-      if (!listed) throw fail(key, "variant '" + e.variant + "' is not among this scenario's variants");
+      // As written, by its folder's label, or by its base name where that names one variant only.
+      const std::vector<std::string> labels = variant_labels(sc.variants);
+      std::vector<std::string> by_base_name;
+      bool named = false;
+      for (std::size_t i = 0; i < sc.variants.size(); ++i) {
+        named |= sc.variants[i] == e.variant || labels[i] == e.variant;
+        if (variant_label(sc.variants[i]) == e.variant) by_base_name.push_back(labels[i]);
+      }
+      if (!named && by_base_name.empty()) throw fail(key, "variant '" + e.variant + "' is not among this scenario's variants");
+      if (!named && by_base_name.size() > 1) {
+        std::string which;
+        for (const auto& l : by_base_name) which += (which.empty() ? "" : ", ") + l;
+        throw fail(key, "'" + e.variant + "' names " + std::to_string(by_base_name.size()) +
+                            " script variants: name one as written (script:FILE.ini) or by its label (" + which + ")");
+      }
     }
     e.where = path + ":" + std::to_string(line_of(path, key));
     if (e.kind == Expectation::Kind::trend && !has_sweep) throw fail(key, "a trend needs a sweep.OPTION line");

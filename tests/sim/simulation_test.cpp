@@ -553,5 +553,17 @@ TEST(SemsimBinary, ServerFaultsARunCannotApplyAreInputErrorsNamingTheLine) {
   EXPECT_NE(err2.find("not with --redis"), std::string::npos) << err2;
 }
 
+TEST(SemsimBinary, AScenarioKeepsTheRunsOfTwoScriptsThatShareABaseName) {
+  // planted-broken-script.ini runs broken-script/semaphore.ini and examples/lua-script/semaphore.ini:
+  // each run keeps a folder (and a history) of its own.
+  const fs::path out = fs::path(::testing::TempDir()) / "shared_base_name";
+  fs::remove_all(out);
+  const auto [code, err] = run_semsim("scenario --out " + out.string() + " " + SEMSIM_SOURCE_DIR +
+                                      "/scenarios/planted-broken-script.ini");
+  EXPECT_EQ(code, 0) << err;
+  for (const char* folder : {"broken-script-semaphore", "lua-script-semaphore", "lua"})
+    EXPECT_TRUE(fs::exists(out / "planted-broken-script" / folder / "history.csv")) << folder;
+}
+
 }  // namespace
 }  // namespace semsim

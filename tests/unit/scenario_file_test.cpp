@@ -3,6 +3,7 @@
 #include <fstream>
 #include <string>
 
+#include "algorithms/registry.h"
 #include "sim/scenario/client_table.h"
 #include "sim/scenario/scenario.h"
 
@@ -54,6 +55,25 @@ TEST(ScenarioFile, AnUnknownMetricOrVariantInAnExpectationIsAnError) {
   EXPECT_NE(load_error(metric).find(metric + ":3: expect.happiness: unknown metric"), std::string::npos);
   const auto variant = scenario_file("variant.ini", "variant = basic\n[expect.fair]\nover_admission = 0\n");
   EXPECT_NE(load_error(variant).find("not among this scenario's variants"), std::string::npos);
+}
+
+TEST(ScenarioFile, TwoScriptsWithOneBaseNameGetFoldersOfTheirOwn) {
+  EXPECT_EQ(variant_labels({"script:a/semaphore.ini", "script:../b/semaphore.ini", "lua", "script:c/lease.ini"}),
+            (std::vector<std::string>{"a-semaphore", "b-semaphore", "lua", "lease"}));
+  EXPECT_EQ(variant_labels({"script:x/a/s.ini", "script:y/a/s.ini"}), (std::vector<std::string>{"x-a-s", "y-a-s"}));
+  EXPECT_EQ(variant_labels({"script:s.ini", "script:./s.ini"}), (std::vector<std::string>{"s", "s-2"}));
+}
+
+TEST(ScenarioFile, AnExpectationOnABaseNameThatTwoScriptsShareIsAmbiguous) {
+  const std::string variants = "variants = script:a/semaphore.ini script:b/semaphore.ini\n";
+  const auto ambiguous = scenario_file("ambiguous.ini", variants + "[expect.semaphore]\nover_admission = 0\n");
+  EXPECT_NE(load_error(ambiguous).find(ambiguous + ":3: expect.semaphore.over_admission: 'semaphore' names 2 script "
+                                       "variants: name one as written (script:FILE.ini) or by its label "
+                                       "(a-semaphore, b-semaphore)"),
+            std::string::npos)
+      << load_error(ambiguous);
+  const auto by_label = scenario_file("by_label.ini", variants + "[expect.b-semaphore]\nover_admission = 0\n");
+  EXPECT_EQ(load_error(by_label), "");
 }
 
 TEST(ScenarioFile, ATrendNeedsASweep) {
