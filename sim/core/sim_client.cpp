@@ -5,8 +5,9 @@
 
 namespace semsim {
 
-SimClient::SimClient(Scheduler& scheduler, int id, ClientClock clock, ClientNetwork network, std::uint64_t seed)
-    : scheduler_(scheduler), id_(id), clock_(clock), network_(std::move(network)), rng_(seed) {}
+SimClient::SimClient(Scheduler& scheduler, int id, ClientClock clock, ClientNetwork network, std::uint64_t seed,
+                     std::uint64_t identifier_seed)
+    : scheduler_(scheduler), id_(id), clock_(clock), network_(std::move(network)), rng_(seed), identifiers_(identifier_seed) {}
 
 void SimClient::wake(std::coroutine_handle<> h) {
   when_awake([h] { h.resume(); });
@@ -41,7 +42,7 @@ Task<void> SimClient::sleep(Micros d) {
 
 std::string SimClient::new_identifier() {
   // A uuid4 from the client's own stream: random order among equal scores, as uuid4 gives.
-  const std::uint64_t hi = rng_.next(), lo = rng_.next();
+  const std::uint64_t hi = identifiers_.next(), lo = identifiers_.next();
   char buf[37];
   std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
                 static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xfff),

@@ -20,7 +20,10 @@ namespace semsim {
 
 class SimClient final : public Client, private Redis {
  public:
-  SimClient(Scheduler& scheduler, int id, ClientClock clock, ClientNetwork network, std::uint64_t seed);
+  // `seed`: the client's behaviour (think, hold, retries); `identifier_seed`: its identifiers, a
+  // stream of their own so that a variant drawing more identifiers changes no workload.
+  SimClient(Scheduler& scheduler, int id, ClientClock clock, ClientNetwork network, std::uint64_t seed,
+            std::uint64_t identifier_seed);
 
   int id() const { return id_; }
   Rng& rng() { return rng_; }
@@ -75,6 +78,7 @@ class SimClient final : public Client, private Redis {
   ClientClock clock_;
   ClientNetwork network_;
   Rng rng_;
+  Rng identifiers_;
   Micros paused_until_{0};
   bool crashed_ = false;
   std::vector<Task<void>> tasks_;

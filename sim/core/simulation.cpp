@@ -15,9 +15,9 @@ namespace semsim {
 
 namespace {
 
-// Salts of the per-client random streams: setup (clock), network, behaviour, faults.
+// Salts of the per-client random streams: setup (clock), network, behaviour, faults, identifiers.
 // Client 0 (Redis's side) also draws the server faults at rates from its own stream.
-enum Salt : std::uint64_t { setup = 0, network = 1, behaviour = 2, faults = 3, server_faults = 4 };
+enum Salt : std::uint64_t { setup = 0, network = 1, behaviour = 2, faults = 3, server_faults = 4, identifiers = 5 };
 
 long long ms(Micros d) { return d.count() / 1000; }
 
@@ -187,7 +187,8 @@ void Simulation::State::start_redis_clock() {
 // The harness prepares the semaphore (SCRIPT LOAD, ...) with no skew and no delay.
 void Simulation::State::prepare() {
   const LinkModel instant{Distribution::fixed(Micros(0)), Distribution::fixed(Micros(0)), 0, Distribution::fixed(Micros(0))};
-  clients.push_back(std::make_unique<SimClient>(scheduler, 0, ClientClock{}, ClientNetwork(instant, 0), client_seed(0, behaviour)));
+  clients.push_back(std::make_unique<SimClient>(scheduler, 0, ClientClock{}, ClientNetwork(instant, 0), client_seed(0, behaviour),
+                                                client_seed(0, identifiers)));
   clients[0]->set_server_clock(&server_clock);
   Task<void> task = semaphore.prepare(*clients[0]);
   task.start();
@@ -215,7 +216,7 @@ void Simulation::State::build_clients() {
                   spec.delay_in ? *spec.delay_in : o.delay_in.value_or(o.delay), o.spike_probability, o.spike};
     clients.push_back(std::make_unique<SimClient>(scheduler, c, ClientClock(skew, drift),
                                                   ClientNetwork(std::move(net), client_seed(c, Salt::network)),
-                                                  client_seed(c, Salt::behaviour)));
+                                                  client_seed(c, Salt::behaviour), client_seed(c, Salt::identifiers)));
   }
   for (auto& client : clients) {
     client->on_failure([this](std::exception_ptr e) { if (!failure) failure = e; });

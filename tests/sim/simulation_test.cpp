@@ -197,8 +197,8 @@ int interleavings(RedisSession& redis, bool atomic) {
     Scheduler s;
     const LinkModel a_net{Distribution::parse("uniform:0ms..10ms"), Distribution::fixed(Micros(0)), 0, Distribution::fixed(Micros(0))};
     const LinkModel b_net{Distribution::fixed(Micros(0)), Distribution::fixed(Micros(0)), 0, Distribution::fixed(Micros(0))};
-    SimClient a(s, 1, ClientClock{}, ClientNetwork(a_net, seed), seed);
-    SimClient b(s, 2, ClientClock{}, ClientNetwork(b_net, seed), seed);
+    SimClient a(s, 1, ClientClock{}, ClientNetwork(a_net, seed), seed, seed);
+    SimClient b(s, 2, ClientClock{}, ClientNetwork(b_net, seed), seed, seed);
     const std::string key = redis.new_prefix() + "list";
     a.spawn(push_two(a.redis(), key, atomic));
     b.spawn(push_one_later(b, key, Micros(3'000)));
@@ -222,7 +222,7 @@ TEST_F(SimulationTest, ATransactionArrivesWholeSoNobodyInterleaves) {
 TEST_F(SimulationTest, APausedClientRunsNothingUntilItsPauseEnds) {
   Scheduler s;
   const LinkModel net{Distribution::fixed(Micros(1'000)), Distribution::fixed(Micros(1'000)), 0, Distribution::fixed(Micros(0))};
-  SimClient a(s, 1, ClientClock{}, ClientNetwork(net, 1), 1);
+  SimClient a(s, 1, ClientClock{}, ClientNetwork(net, 1), 1, 1);
   Micros woke{-1};
   auto sleeper = [](SimClient& c, Micros& woke) -> Task<void> {
     co_await c.sleep(Micros(10'000));
@@ -237,7 +237,7 @@ TEST_F(SimulationTest, APausedClientRunsNothingUntilItsPauseEnds) {
 TEST_F(SimulationTest, ACrashedClientNeverRunsAgain) {
   Scheduler s;
   const LinkModel net{Distribution::fixed(Micros(1'000)), Distribution::fixed(Micros(1'000)), 0, Distribution::fixed(Micros(0))};
-  SimClient a(s, 1, ClientClock{}, ClientNetwork(net, 1), 1);
+  SimClient a(s, 1, ClientClock{}, ClientNetwork(net, 1), 1, 1);
   bool woke = false;
   auto sleeper = [](SimClient& c, bool& woke) -> Task<void> {
     co_await c.sleep(Micros(10'000));
