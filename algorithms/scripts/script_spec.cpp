@@ -403,155 +403,189 @@ std::string read_text(const fs::path& path) {
   return out.str();
 }
 
-}  // namespace
-
-Spec read_script_spec(const std::string& ini_path) {
-  if (!fs::is_regular_file(ini_path)) {
-    std::error_code ec;
-    const bool exists = fs::exists(ini_path, ec);
-    throw SetupError(ini_path + ": cannot read the script variant's INI file: " +
-                     (exists ? "not a regular file" : std::strerror(ENOENT)));
+// The INI file with its lines, read and checked key by key.
+class IniReader {
+ public:
+  explicit IniReader(const std::string& ini_path)
+      : path_(ini_path), text_(read_ini_text(ini_path)), ini_(scan_lines(ini_path, text_)),
+        folder_(fs::path(ini_path).parent_path()) {
+    if (ini_.first_invalid_line)
+      throw SetupError(path_ + ":" + std::to_string(ini_.first_invalid_line) +
+                       ": not `key = value`, a `[section]` or a # comment");
+    parse();
   }
-  std::ifstream probe(ini_path);
-  if (!probe) throw SetupError(ini_path + ": cannot read the script variant's INI file: " + std::strerror(errno));
-  const std::string text = read_text(ini_path);
-  const IniLines ini = scan_lines(ini_path, text);
-  if (ini.first_invalid_line)
-    throw SetupError(ini_path + ":" + std::to_string(ini.first_invalid_line) +
-                     ": not `key = value`, a `[section]` or a # comment");
 
-  po::options_description description;
-  for (const OpKeys& k : kOps) {
-    const std::string op = k.op;
-    description.add_options()(k.op, po::value<std::string>())((op + ".keys").c_str(), po::value<std::string>())(
-        (op + ".args").c_str(), po::value<std::string>())((op + ".command").c_str(), po::value<std::string>());
-    if (k.yes)
-      description.add_options()((op + "." + k.yes).c_str(), po::value<std::string>())((op + "." + k.no).c_str(),
-                                                                                         po::value<std::string>());
+  std::optional<std::string> get(const std::string& key) const {
+    if (!vm_.count(key)) return std::nullopt;
+    return vm_[key].as<std::string>();
   }
-  description.add_options()("acquire.token", po::value<std::string>())("server_time", po::value<std::string>())(
-      "admission_set", po::value<std::string>())("clock", po::value<std::string>());
+  const IniLines& ini() const { return ini_; }
 
-  po::variables_map vm;
-  try {
-    std::istringstream in(text);
-    po::parsed_options parsed = po::parse_config_file(in, description, /*allow_unregistered=*/false);
-    // A key given twice would be a bare po::multiple_occurrences at store(): name its second line.
-    for (const auto& [key, lines] : ini.lines)
-      if (lines.size() > 1) throw ini.error(key, "given twice (first on line " + std::to_string(lines[0]) + ")", 1);
-    po::store(parsed, vm);
-  } catch (const po::unknown_option& e) {
-    std::string key = e.get_option_name();
-    key.erase(0, key.find_first_not_of('-'));
-    throw ini.error(key, "unknown key (known: acquire, release, refresh, setup and their .keys .args .command; "
-                         "acquire.granted .refused .token; release.ok .missing; refresh.ok .lost; server_time; "
-                         "admission_set; clock)");
-  } catch (const po::invalid_config_file_syntax&) {
-    // Not e.what(): Boost's message loops for ever on a line that holds "%invalid_line%".
-    throw SetupError(ini_path + ":" + std::to_string(ini.first_invalid_line) + ": not a `key = value` line");
-  } catch (const po::error& e) {
-    throw SetupError(ini_path + ": " + e.what());
-  }
-  const auto get = [&](const std::string& key) -> std::optional<std::string> {
-    if (!vm.count(key)) return std::nullopt;
-    return vm[key].as<std::string>();
-  };
-
-  const fs::path folder = fs::path(ini_path).parent_path();
-  Spec spec;
-  spec.ini = ini_path;
-  const auto read_script = [&](const OpKeys& k) -> std::optional<Script> {
+  // OP = FILE.lua or OP.command, with their keys, args and reply matchers; nullopt if neither.
+  std::optional<Script> script(const OpKeys& k) const {
     const std::string op = k.op;
     const auto file = get(op);
     const auto command = get(op + ".command");
-    if (file && command) throw ini.error(op + ".command", "give either `" + op + " = FILE.lua` or `" + op + ".command`, not both");
+    if (file && command) throw ini_.error(op + ".command", "give either `" + op + " = FILE.lua` or `" + op + ".command`, not both");
     if (!file && !command) {
       for (const char* sub : {".keys", ".args"})
-        if (get(op + sub)) throw ini.error(op + sub, "given, but there is no `" + op + " = FILE.lua`");
+        if (get(op + sub)) throw ini_.error(op + sub, "given, but there is no `" + op + " = FILE.lua`");
       if (k.yes)
         for (const char* sub : {k.yes, k.no})
-          if (get(op + "." + sub)) throw ini.error(op + "." + sub, "given, but there is no `" + op + " = FILE.lua`");
+          if (get(op + "." + sub)) throw ini_.error(op + "." + sub, "given, but there is no `" + op + " = FILE.lua`");
       return std::nullopt;
     }
     Script s{op, {}, {}, {}, {}, {}, {}, {}, {}, false};
-    if (command) {
-      // A plain command: its words, placeholders replaced; its first argument must be a key of
-      // the run's own (so that it cannot touch another's keys).
-      for (const char* sub : {".keys", ".args"})
-        if (get(op + sub)) throw ini.error(op + sub, "not with " + op + ".command: write the words in the command");
-      s.path = ini_path + ":" + std::to_string(ini.line_of(op + ".command"));
-      s.command = parse_words(*command, ini, op + ".command");
-      if (s.command.empty()) throw ini.error(op + ".command", "empty: write a command, e.g. ZREM {key} {id}");
-      if (s.command[0].size() != 1 || s.command[0][0].kind != Ph::text)
-        throw ini.error(op + ".command", "the first word must be the command's name, not '" + words_text(s.command[0]) + "'");
-      if (s.command.size() < 2 || s.command[1].empty() ||
-          (s.command[1].front().kind != Ph::key && s.command[1].front().kind != Ph::key_named))
-        throw ini.error(op + ".command", "the command's first argument must be a key starting with {key} or "
-                                         "{key:NAME} (keys under the run's own prefix)");
-    } else {
-      if (trim(*file).empty()) throw ini.error(op, "empty: name the script file");
-      const fs::path path = (folder / trim(*file)).lexically_normal();
-      std::error_code ec;
-      if (!fs::is_regular_file(path, ec))
-        throw ini.error(op, "cannot read script '" + trim(*file) + "' (looked for " + path.string() + "): " +
-                                (fs::exists(path, ec) ? "not a regular file" : std::strerror(ENOENT)));
-      std::ifstream in(path);
-      if (!in) throw ini.error(op, "cannot read script " + path.string() + ": " + std::strerror(errno));
-      s.path = path.string();
-      s.source = read_text(path);
-      s.keys = parse_words(get(op + ".keys").value_or("{key}"), ini, op + ".keys");
-      // A script may write whatever KEYS name: each must lie under the run's own prefix, so that a
-      // run never touches a key it does not own on the user's Redis.
-      for (const Word& w : s.keys)
-        if (w.empty() || (w.front().kind != Ph::key && w.front().kind != Ph::key_named))
-          throw ini.error(op + ".keys", "every key must start with {key} or {key:NAME} (keys under the run's own "
-                                        "prefix); '" + words_text(w) + "' would name a key outside it");
-      s.args = parse_words(get(op + ".args").value_or(""), ini, op + ".args");
-    }
+    if (command) read_command(*command, s);
+    else read_file(*file, s);
     if (k.yes) {
-      s.yes = parse_matcher(get(op + "." + k.yes).value_or(k.yes_default), ini, op + "." + k.yes);
-      s.no = parse_matcher(get(op + "." + k.no).value_or(k.no_default), ini, op + "." + k.no);
+      s.yes = parse_matcher(get(op + "." + k.yes).value_or(k.yes_default), ini_, op + "." + k.yes);
+      s.no = parse_matcher(get(op + "." + k.no).value_or(k.no_default), ini_, op + "." + k.no);
     }
     for (const auto* words : {&s.keys, &s.args, &s.command})
       for (const Word& w : *words)
         for (const Piece& p : w) s.uses_server_now = s.uses_server_now || uses_server_now(p);
     return s;
-  };
+  }
 
-  auto acquire = read_script(kOps[0]);
+  // acquire.token, server_time, admission_set, clock.
+  void read_options(Spec& spec) const {
+    if (auto clock = get("clock")) script_clock(clock, ini_);  // checked here, used by the registry
+    if (auto token = get("acquire.token")) {
+      if (*token == "reply") spec.token_from_reply = true;
+      else if (*token != "none") throw ini_.error("acquire.token", "'" + *token + "' is not reply or none");
+      // The fencing token is an integer: a granted reply that may be text or nil cannot be one.
+      if (spec.token_from_reply && !spec.acquire.yes.integers_only())
+        throw ini_.error("acquire.token", "reply needs acquire.granted to be integers only (an integer, nonzero, "
+                                          "positive), not '" + spec.acquire.yes.spec + "'");
+    }
+    if (auto server_time = get("server_time")) {
+      if (*server_time == "time") spec.server_time = ServerTime::time;
+      else if (*server_time == "empty") spec.server_time = ServerTime::empty;
+      else if (*server_time == "fail") spec.server_time = ServerTime::fail;
+      else throw ini_.error("server_time", "'" + *server_time + "' is not time, empty or fail");
+    }
+    if (auto set = get("admission_set")) {
+      auto words = parse_words(*set, ini_, "admission_set");
+      if (words.size() != 1) throw ini_.error("admission_set", "name one key");
+      for (const Piece& p : words[0])
+        if (p.kind != Ph::text && p.kind != Ph::key && p.kind != Ph::key_named)
+          throw ini_.error("admission_set", "only {key} and {key:NAME} make sense here");
+      spec.admission_set = std::move(words[0]);
+    }
+  }
+
+ private:
+  static std::string read_ini_text(const std::string& ini_path) {
+    if (!fs::is_regular_file(ini_path)) {
+      std::error_code ec;
+      const bool exists = fs::exists(ini_path, ec);
+      throw SetupError(ini_path + ": cannot read the script variant's INI file: " +
+                       (exists ? "not a regular file" : std::strerror(ENOENT)));
+    }
+    std::ifstream probe(ini_path);
+    if (!probe) throw SetupError(ini_path + ": cannot read the script variant's INI file: " + std::strerror(errno));
+    return read_text(ini_path);
+  }
+
+  // Every key through Boost.Program_options, with the messages naming the file and the line.
+  void parse() {
+    po::options_description description;
+    for (const OpKeys& k : kOps) {
+      const std::string op = k.op;
+      description.add_options()(k.op, po::value<std::string>())((op + ".keys").c_str(), po::value<std::string>())(
+          (op + ".args").c_str(), po::value<std::string>())((op + ".command").c_str(), po::value<std::string>());
+      if (k.yes)
+        description.add_options()((op + "." + k.yes).c_str(), po::value<std::string>())((op + "." + k.no).c_str(),
+                                                                                           po::value<std::string>());
+    }
+    description.add_options()("acquire.token", po::value<std::string>())("server_time", po::value<std::string>())(
+        "admission_set", po::value<std::string>())("clock", po::value<std::string>());
+    try {
+      std::istringstream in(text_);
+      po::parsed_options parsed = po::parse_config_file(in, description, /*allow_unregistered=*/false);
+      // A key given twice would be a bare po::multiple_occurrences at store(): name its second line.
+      for (const auto& [key, lines] : ini_.lines)
+        if (lines.size() > 1) throw ini_.error(key, "given twice (first on line " + std::to_string(lines[0]) + ")", 1);
+      po::store(parsed, vm_);
+    } catch (const po::unknown_option& e) {
+      std::string key = e.get_option_name();
+      key.erase(0, key.find_first_not_of('-'));
+      throw ini_.error(key, "unknown key (known: acquire, release, refresh, setup and their .keys .args .command; "
+                            "acquire.granted .refused .token; release.ok .missing; refresh.ok .lost; server_time; "
+                            "admission_set; clock)");
+    } catch (const po::invalid_config_file_syntax&) {
+      // Not e.what(): Boost's message loops for ever on a line that holds "%invalid_line%".
+      throw SetupError(path_ + ":" + std::to_string(ini_.first_invalid_line) + ": not a `key = value` line");
+    } catch (const po::error& e) {
+      throw SetupError(path_ + ": " + e.what());
+    }
+  }
+
+  // A plain command: its words, placeholders replaced; its first argument must be a key of the
+  // run's own (so that it cannot touch another's keys).
+  void read_command(const std::string& command, Script& s) const {
+    const std::string& op = s.op;
+    for (const char* sub : {".keys", ".args"})
+      if (get(op + sub)) throw ini_.error(op + sub, "not with " + op + ".command: write the words in the command");
+    s.path = path_ + ":" + std::to_string(ini_.line_of(op + ".command"));
+    s.command = parse_words(command, ini_, op + ".command");
+    if (s.command.empty()) throw ini_.error(op + ".command", "empty: write a command, e.g. ZREM {key} {id}");
+    if (s.command[0].size() != 1 || s.command[0][0].kind != Ph::text)
+      throw ini_.error(op + ".command", "the first word must be the command's name, not '" + words_text(s.command[0]) + "'");
+    if (s.command.size() < 2 || s.command[1].empty() ||
+        (s.command[1].front().kind != Ph::key && s.command[1].front().kind != Ph::key_named))
+      throw ini_.error(op + ".command", "the command's first argument must be a key starting with {key} or "
+                                        "{key:NAME} (keys under the run's own prefix)");
+  }
+
+  // A Lua script file, relative to the INI's folder, with its KEYS and ARGV words.
+  void read_file(const std::string& file, Script& s) const {
+    const std::string& op = s.op;
+    if (trim(file).empty()) throw ini_.error(op, "empty: name the script file");
+    const fs::path path = (folder_ / trim(file)).lexically_normal();
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+      throw ini_.error(op, "cannot read script '" + trim(file) + "' (looked for " + path.string() + "): " +
+                               (fs::exists(path, ec) ? "not a regular file" : std::strerror(ENOENT)));
+    std::ifstream in(path);
+    if (!in) throw ini_.error(op, "cannot read script " + path.string() + ": " + std::strerror(errno));
+    s.path = path.string();
+    s.source = read_text(path);
+    s.keys = parse_words(get(op + ".keys").value_or("{key}"), ini_, op + ".keys");
+    // A script may write whatever KEYS name: each must lie under the run's own prefix, so that a
+    // run never touches a key it does not own on the user's Redis.
+    for (const Word& w : s.keys)
+      if (w.empty() || (w.front().kind != Ph::key && w.front().kind != Ph::key_named))
+        throw ini_.error(op + ".keys", "every key must start with {key} or {key:NAME} (keys under the run's own "
+                                       "prefix); '" + words_text(w) + "' would name a key outside it");
+    s.args = parse_words(get(op + ".args").value_or(""), ini_, op + ".args");
+  }
+
+  std::string path_;
+  std::string text_;
+  IniLines ini_;
+  fs::path folder_;
+  po::variables_map vm_;
+};
+
+}  // namespace
+
+Spec read_script_spec(const std::string& ini_path) {
+  const IniReader reader(ini_path);
+  Spec spec;
+  spec.ini = ini_path;
+  auto acquire = reader.script(kOps[0]);
   if (!acquire) throw SetupError(ini_path + ": acquire: missing: name the acquire script (`acquire = FILE.lua`) or command");
-  auto release = read_script(kOps[1]);
+  auto release = reader.script(kOps[1]);
   if (!release)
     throw SetupError(ini_path + ": release: missing: name the release script (`release = FILE.lua`) or command "
                      "(`release.command = ZREM {key} {id}`)");
   spec.acquire = std::move(*acquire);
   spec.release = std::move(*release);
-  spec.refresh = read_script(kOps[2]);
-  spec.setup = read_script(kOps[3]);
-  if (auto clock = get("clock")) script_clock(clock, ini);  // checked here, used by the registry
-
-  if (auto token = get("acquire.token")) {
-    if (*token == "reply") spec.token_from_reply = true;
-    else if (*token != "none") throw ini.error("acquire.token", "'" + *token + "' is not reply or none");
-    // The fencing token is an integer: a granted reply that may be text or nil cannot be one.
-    if (spec.token_from_reply && !spec.acquire.yes.integers_only())
-      throw ini.error("acquire.token", "reply needs acquire.granted to be integers only (an integer, nonzero, "
-                                       "positive), not '" + spec.acquire.yes.spec + "'");
-  }
-  if (auto server_time = get("server_time")) {
-    if (*server_time == "time") spec.server_time = ServerTime::time;
-    else if (*server_time == "empty") spec.server_time = ServerTime::empty;
-    else if (*server_time == "fail") spec.server_time = ServerTime::fail;
-    else throw ini.error("server_time", "'" + *server_time + "' is not time, empty or fail");
-  }
-  if (auto set = get("admission_set")) {
-    auto words = parse_words(*set, ini, "admission_set");
-    if (words.size() != 1) throw ini.error("admission_set", "name one key");
-    for (const Piece& p : words[0])
-      if (p.kind != Ph::text && p.kind != Ph::key && p.kind != Ph::key_named)
-        throw ini.error("admission_set", "only {key} and {key:NAME} make sense here");
-    spec.admission_set = std::move(words[0]);
-  }
+  spec.refresh = reader.script(kOps[2]);
+  spec.setup = reader.script(kOps[3]);
+  reader.read_options(spec);
   return spec;
 }
 
