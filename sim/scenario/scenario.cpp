@@ -83,121 +83,157 @@ InputError located(const std::string& path, const po::error& e) {
   return at(0, e.what());
 }
 
-}  // namespace
-
-Scenario load_scenario(const std::string& path) {
-  Scenario sc;
-  sc.path = path;
-  sc.name = fs::path(path).stem().string();
-  const auto fail = [&](const std::string& key, const std::string& why) -> InputError {
-    const int line = line_of(path, key);
-    return InputError(path + (line ? ":" + std::to_string(line) : "") + ": " + key + ": " + why);
-  };
-
-  po::options_description o = run_options_description();
-  o.add_options()("variants", po::value<std::string>(), "variants to run, space-separated");
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw InputError(path + ": is a directory, not a scenario file");
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the scenario file");
-  po::parsed_options parsed(&o);
-  try {
-    parsed = po::parse_config_file(in, o, /*allow_unregistered=*/true);
-  } catch (const po::error& e) {
-    throw located(path, e);
+// A scenario file, parsed: the run options, the variants, and the expect.* and sweep.* keys that
+// are not run options. Every error names the file, and the line where one is at fault.
+class ScenarioReader {
+ public:
+  explicit ScenarioReader(const std::string& path) : path_(path), description_(run_options_description()) {
+    description_.add_options()("variants", po::value<std::string>(), "variants to run, space-separated");
+    parse();
   }
-  if (parsed.options.empty())
-    throw InputError(path + ": no option and no expectation in it: nothing to run (see scenarios/README.md)");
-  po::variables_map vm;
-  std::vector<std::pair<std::string, std::string>> extra;  // expect.* and sweep.*
-  for (const auto& opt : parsed.options) {
-    if (!opt.unregistered) continue;
-    const std::string& key = opt.string_key;
-    const std::string value = opt.value.empty() ? "" : opt.value.front();
-    if (key.rfind("expect.", 0) == 0 || key.rfind("sweep.", 0) == 0) extra.emplace_back(key, value);
-    else throw fail(key, "unknown key (see `semsim run --help` for the options)");
-  }
-  try {
-    po::store(parsed, vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw located(path, e);
-  }
-  if (vm.count("variants") && !vm["variant"].defaulted()) throw fail("variants", "give either variant or variants");
-  sc.variants = vm.count("variants") ? words(vm["variants"].as<std::string>())
-                                     : std::vector<std::string>{vm["variant"].as<std::string>()};
-  if (sc.variants.empty()) throw fail("variants", "no variant named");
 
-  const std::string base = fs::path(path).parent_path().string();
-  bool has_sweep = false;
-  for (const auto& kv : extra) has_sweep |= kv.first.rfind("sweep.", 0) == 0;
-  // Where runs go and which Redis they use are the command line's to say, not a scenario's.
-  for (const char* key : {"redis", "out", "no-charts"})
-    if (vm.count(key) && !vm[key].defaulted()) throw fail(key, std::string("not allowed in a scenario file (use semsim scenario --") + (std::string(key) == "no-charts" ? "charts" : key) + ")");
-  for (const auto& [key, value] : extra) {
-    if (key.rfind("sweep.", 0) == 0) {
+  InputError fail(const std::string& key, const std::string& why) const {
+    const int line = line_of(path_, key);
+    return InputError(path_ + (line ? ":" + std::to_string(line) : "") + ": " + key + ": " + why);
+  }
+
+  std::vector<std::string> variants() const {
+    if (vm_.count("variants") && !vm_["variant"].defaulted()) throw fail("variants", "give either variant or variants");
+    auto variants = vm_.count("variants") ? words(vm_["variants"].as<std::string>())
+                                          : std::vector<std::string>{vm_["variant"].as<std::string>()};
+    if (variants.empty()) throw fail("variants", "no variant named");
+    // Where runs go and which Redis they use are the command line's to say, not a scenario's.
+    for (const char* key : {"redis", "out", "no-charts"})
+      if (vm_.count(key) && !vm_[key].defaulted())
+        throw fail(key, std::string("not allowed in a scenario file (use semsim scenario --") +
+                            (std::string(key) == "no-charts" ? "charts" : key) + ")");
+    return variants;
+  }
+
+  // sweep.OPTION = V1 V2 ...: at most one.
+  void read_sweep(Scenario& sc) const {
+    for (const auto& [key, value] : extra_) {
+      if (key.rfind("sweep.", 0) != 0) continue;
       if (!sc.sweep_option.empty()) throw fail(key, "only one option can be swept");
       sc.sweep_option = key.substr(6);
-      if (!o.find_nothrow(sc.sweep_option, false)) throw fail(key, "'" + sc.sweep_option + "' is not a run option");
+      if (!description_.find_nothrow(sc.sweep_option, false)) throw fail(key, "'" + sc.sweep_option + "' is not a run option");
       sc.sweep_values = words(value);
       if (sc.sweep_values.empty()) throw fail(key, "no values");
-      continue;
     }
-    // expect.METRIC or expect.VARIANT.METRIC (the variant may itself contain dots: script:x.ini)
-    const std::string rest = key.substr(7);
-    const auto dot = rest.rfind('.');
-    Expectation e;
-    try {
-      e = parse_expectation(dot == std::string::npos ? rest : rest.substr(dot + 1), value);
-    } catch (const std::invalid_argument& err) {
-      throw fail(key, err.what());
-    }
-    if (dot != std::string::npos) {
-      e.variant = rest.substr(0, dot);
-      // As written, by its folder's label, or by its base name where that names one variant only.
-      const std::vector<std::string> labels = variant_labels(sc.variants);
-      std::vector<std::string> by_base_name;
-      bool named = false;
-      for (std::size_t i = 0; i < sc.variants.size(); ++i) {
-        named |= sc.variants[i] == e.variant || labels[i] == e.variant;
-        if (variant_label(sc.variants[i]) == e.variant) by_base_name.push_back(labels[i]);
+  }
+
+  // expect.METRIC or expect.VARIANT.METRIC (the variant may itself contain dots: script:x.ini).
+  void read_expectations(Scenario& sc) const {
+    for (const auto& [key, value] : extra_) {
+      if (key.rfind("expect.", 0) != 0) continue;
+      const std::string rest = key.substr(7);
+      const auto dot = rest.rfind('.');
+      Expectation e;
+      try {
+        e = parse_expectation(dot == std::string::npos ? rest : rest.substr(dot + 1), value);
+      } catch (const std::invalid_argument& err) {
+        throw fail(key, err.what());
       }
-      if (!named && by_base_name.empty()) throw fail(key, "variant '" + e.variant + "' is not among this scenario's variants");
-      if (!named && by_base_name.size() > 1) {
-        std::string which;
-        for (const auto& l : by_base_name) which += (which.empty() ? "" : ", ") + l;
-        throw fail(key, "'" + e.variant + "' names " + std::to_string(by_base_name.size()) +
-                            " script variants: name one as written (script:FILE.ini) or by its label (" + which + ")");
-      }
+      if (dot != std::string::npos) e.variant = variant_named(sc.variants, key, rest.substr(0, dot));
+      e.where = path_ + ":" + std::to_string(line_of(path_, key));
+      if (e.kind == Expectation::Kind::trend && sc.sweep_option.empty()) throw fail(key, "a trend needs a sweep.OPTION line");
+      sc.expectations.push_back(e);
     }
-    e.where = path + ":" + std::to_string(line_of(path, key));
-    if (e.kind == Expectation::Kind::trend && !has_sweep) throw fail(key, "a trend needs a sweep.OPTION line");
-    sc.expectations.push_back(e);
   }
 
   // One run per variant and sweep value: the same options with those two replaced.
-  const std::vector<std::string> points = sc.sweep_option.empty() ? std::vector<std::string>{""} : sc.sweep_values;
-  for (const auto& variant : sc.variants) {
-    for (const auto& point : points) {
-      po::variables_map run_vm = vm;
-      const auto set = [&](const std::string& k, const std::string& v) {
-        run_vm.erase(k);
-        run_vm.insert({k, po::variable_value(boost::any(v), false)});
-      };
-      set("variant", variant);
-      if (!sc.sweep_option.empty()) set(sc.sweep_option, point);
-      try {
-        sc.runs.push_back(run_options_from(run_vm, base));
-      } catch (const std::invalid_argument& e) {
-        // run_options_from names the option as "--NAME=VALUE: ..."; point at its line.
-        const std::string what = e.what();
-        const auto eq = what.find('=');
-        const std::string option = what.rfind("--", 0) == 0 && eq != std::string::npos ? what.substr(2, eq - 2) : "";
-        const int line = option.empty() ? 0 : line_of(path, option);
-        throw InputError(path + (line ? ":" + std::to_string(line) : "") + ": " + what);
+  void plan_runs(Scenario& sc) const {
+    const std::string base = fs::path(path_).parent_path().string();
+    const std::vector<std::string> points = sc.sweep_option.empty() ? std::vector<std::string>{""} : sc.sweep_values;
+    for (const auto& variant : sc.variants) {
+      for (const auto& point : points) {
+        po::variables_map run_vm = vm_;
+        const auto set = [&](const std::string& k, const std::string& v) {
+          run_vm.erase(k);
+          run_vm.insert({k, po::variable_value(boost::any(v), false)});
+        };
+        set("variant", variant);
+        if (!sc.sweep_option.empty()) set(sc.sweep_option, point);
+        try {
+          sc.runs.push_back(run_options_from(run_vm, base));
+        } catch (const std::invalid_argument& e) {
+          // run_options_from names the option as "--NAME=VALUE: ..."; point at its line.
+          const std::string what = e.what();
+          const auto eq = what.find('=');
+          const std::string option = what.rfind("--", 0) == 0 && eq != std::string::npos ? what.substr(2, eq - 2) : "";
+          const int line = option.empty() ? 0 : line_of(path_, option);
+          throw InputError(path_ + (line ? ":" + std::to_string(line) : "") + ": " + what);
+        }
       }
     }
   }
+
+ private:
+  void parse() {
+    std::error_code ec;
+    if (fs::is_directory(path_, ec)) throw InputError(path_ + ": is a directory, not a scenario file");
+    std::ifstream in(path_);
+    if (!in) throw InputError(path_ + ": cannot open the scenario file");
+    po::parsed_options parsed(&description_);
+    try {
+      parsed = po::parse_config_file(in, description_, /*allow_unregistered=*/true);
+    } catch (const po::error& e) {
+      throw located(path_, e);
+    }
+    if (parsed.options.empty())
+      throw InputError(path_ + ": no option and no expectation in it: nothing to run (see scenarios/README.md)");
+    for (const auto& opt : parsed.options) {
+      if (!opt.unregistered) continue;
+      const std::string& key = opt.string_key;
+      const std::string value = opt.value.empty() ? "" : opt.value.front();
+      if (key.rfind("expect.", 0) == 0 || key.rfind("sweep.", 0) == 0) extra_.emplace_back(key, value);
+      else throw fail(key, "unknown key (see `semsim run --help` for the options)");
+    }
+    try {
+      po::store(parsed, vm_);
+      po::notify(vm_);
+    } catch (const po::error& e) {
+      throw located(path_, e);
+    }
+  }
+
+  // An expectation section's variant: as written, by its folder's label, or by its base name
+  // where that names one variant only.
+  std::string variant_named(const std::vector<std::string>& variants, const std::string& key, const std::string& name) const {
+    const std::vector<std::string> labels = variant_labels(variants);
+    std::vector<std::string> by_base_name;
+    bool named = false;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      named |= variants[i] == name || labels[i] == name;
+      if (variant_label(variants[i]) == name) by_base_name.push_back(labels[i]);
+    }
+    if (!named && by_base_name.empty()) throw fail(key, "variant '" + name + "' is not among this scenario's variants");
+    if (!named && by_base_name.size() > 1) {
+      std::string which;
+      for (const auto& l : by_base_name) which += (which.empty() ? "" : ", ") + l;
+      throw fail(key, "'" + name + "' names " + std::to_string(by_base_name.size()) +
+                          " script variants: name one as written (script:FILE.ini) or by its label (" + which + ")");
+    }
+    return name;
+  }
+
+  std::string path_;
+  po::options_description description_;
+  po::variables_map vm_;
+  std::vector<std::pair<std::string, std::string>> extra_;  // expect.* and sweep.*, in file order
+};
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path) {
+  const ScenarioReader reader(path);
+  Scenario sc;
+  sc.path = path;
+  sc.name = fs::path(path).stem().string();
+  sc.variants = reader.variants();
+  reader.read_sweep(sc);
+  reader.read_expectations(sc);
+  reader.plan_runs(sc);
   return sc;
 }
 
