@@ -57,7 +57,6 @@ HistoryWriter::~HistoryWriter() {
 void HistoryWriter::write(const Event& e) {
   append_history_row(buffer_, e);
   buffer_.push_back('\n');
-  ++rows_;
   // Flush at row boundaries only, so the file on disk always ends with a complete row.
   if (++pending_rows_ >= flush_rows_ || buffer_.size() >= (1u << 20)) flush();
 }

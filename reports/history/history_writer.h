@@ -25,7 +25,6 @@ class HistoryWriter {
   void flush();  // throws std::runtime_error on a write error (disk full...)
   void close();
 
-  std::size_t rows() const { return rows_; }
   const std::string& path() const { return path_; }
 
  private:
@@ -33,7 +32,6 @@ class HistoryWriter {
   int fd_ = -1;
   std::size_t flush_rows_;
   std::size_t pending_rows_ = 0;
-  std::size_t rows_ = 0;
   std::string buffer_;
 };
 

@@ -19,9 +19,6 @@ class ClientClock {
   // What the clock reads at true time `true_now`.
   Micros read(Micros true_now) const;
 
-  Micros offset() const { return offset_; }
-  double drift_ppm() const { return drift_ppm_; }
-
  private:
   struct Jump {
     Micros at, by;

@@ -27,8 +27,9 @@ void parse_unix(std::string_view rest, const std::string& url, RedisTarget& targ
 }
 
 void parse_tcp(std::string_view rest, const std::string& url, RedisTarget& target) {
-  // Checked before anything else, so that no later error message repeats a password: user:pass@
-  // (the password may itself hold '/' or '@', so look at everything up to the last '@').
+  // A password on the command line ends up in shell history and `ps`: refuse it outright, before
+  // anything else, so that no later error message repeats it: user:pass@ (the password may itself
+  // hold '/' or '@', so look at everything up to the last '@').
   if (auto at = rest.rfind('@'); at != std::string_view::npos && rest.substr(0, at).find(':') != std::string_view::npos)
     throw std::invalid_argument("the Redis URL contains a password; put it in the environment variable "
                                 "SEMSIM_REDIS_PASSWORD instead");
@@ -38,12 +39,7 @@ void parse_tcp(std::string_view rest, const std::string& url, RedisTarget& targe
     rest = rest.substr(0, slash);
   }
   if (auto at = rest.rfind('@'); at != std::string_view::npos) {
-    auto userinfo = rest.substr(0, at);
-    // A password on the command line ends up in shell history and `ps`: refuse it outright.
-    if (userinfo.find(':') != std::string_view::npos)
-      throw std::invalid_argument("Redis URL '" + url.substr(0, url.find(':', 8)) +
-                                  ":...' contains a password; put it in the environment variable "
-                                  "SEMSIM_REDIS_PASSWORD instead");
+    auto userinfo = rest.substr(0, at);  // no ':' in it: a password was refused above
     if (userinfo.empty())
       throw std::invalid_argument("bad Redis URL '" + url + "': empty user name before '@'");
     target.user = std::string(userinfo);
