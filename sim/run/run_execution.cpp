@@ -34,9 +34,9 @@ void clean_or_say_what_is_left(RedisSession& redis, const std::string& prefix) {
   }
 }
 
-}  // namespace
-
-RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostream& log, RunFiles files) {
+// One run; the inputs as given, or else read from the files the options name.
+RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSession& redis, std::ostream& log,
+              RunFiles files) {
   redis.use_setup(options.server);
   const std::string prefix = redis.new_prefix();
   SemaphoreConfig config;
@@ -47,7 +47,7 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
   config.lock_acquire_timeout = options.lock_acquire_timeout;
   std::unique_ptr<Semaphore> semaphore = make_semaphore(options.variant, config);
   // The input files first: bad input stops the run before any output exists.
-  RunInputs inputs = read_run_inputs(options);
+  RunInputs inputs = given ? std::move(*given) : read_run_inputs(options);
 
   log << "semsim " << version() << ": " << run_detail(options) << "\n"
       << "redis: " << redis.describe() << ", keys under " << prefix << "\n";
@@ -112,6 +112,17 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
     if (options.charts) draw_run_charts(options.out, output.summary, log);
   }
   return output;
+}
+
+}  // namespace
+
+RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostream& log, RunFiles files) {
+  return run(options, std::nullopt, redis, log, files);
+}
+
+RunOutput execute_run(const RunOptions& options, RunInputs inputs, RedisSession& redis, std::ostream& log,
+                      RunFiles files) {
+  return run(options, std::optional<RunInputs>(std::move(inputs)), redis, log, files);
 }
 
 }  // namespace semsim

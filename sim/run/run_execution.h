@@ -25,6 +25,10 @@ struct RunFiles {
 // Throws SetupError, InputError or std::invalid_argument (bad input: exit 2) before the run starts.
 // A run that Redis or a signal cut short still returns, with result.completed false, and leaves
 // a valid history of what happened until then.
+// The clients and actions files that `options` names are read first.
 RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostream& log, RunFiles files = {});
+// The same with the clients table and actions given in memory (the property search's cases).
+RunOutput execute_run(const RunOptions& options, RunInputs inputs, RedisSession& redis, std::ostream& log,
+                      RunFiles files = {});
 
 }  // namespace semsim

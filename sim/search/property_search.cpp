@@ -98,10 +98,12 @@ std::int64_t count_broken_promises(const std::string& history_path, std::int64_t
 
 CaseOutcome run_case(const GenCase& c, const SearchSettings& s, RedisSession& redis, const std::string& dir) {
   const Properties props = properties_for(s.variant);
-  const RunOptions options = materialize(c, s.variant, s.lock_timeout_us, dir);
+  CaseRun run_of_case = case_run(c, s.variant, s.lock_timeout_us, dir);
   std::ostringstream log;
-  // The history is only written when a property reads it: most cases need the summary alone.
-  const RunOutput run = execute_run(options, redis, log, RunFiles{.history = props.lease_honesty, .summary = false});
+  // The history is only written when a property reads it: most cases need the summary alone,
+  // and nothing else of a case touches the disk.
+  const RunOutput run = execute_run(run_of_case.options, std::move(run_of_case.inputs), redis, log,
+                                    RunFiles{.history = props.lease_honesty, .summary = false});
   if (!run.result.completed) throw std::runtime_error("a run stopped early: " + run.result.stop_reason);
 
   CaseOutcome out;

@@ -241,9 +241,22 @@ rc::Gen<GenCase> gen_case(const GenSettings& settings) {
       [settings](GenCase c) { return normalize(std::move(c), settings); });
 }
 
-RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us, const std::string& dir) {
-  fs::create_directories(dir);
-  RunOptions o;
+namespace {
+
+// What actions.csv calls each kind.
+constexpr const char* kActionNames[] = {"acquire", "release", "refresh",       "pause",    "crash",      "jump",
+                                        "server_jump", "redis_restart", "failover", "disconnect", "redis_pause"};
+
+bool has_arg(Kind k) {
+  return k == Kind::acquire || k == Kind::pause || k == Kind::jump || k == Kind::server_jump || k == Kind::failover ||
+         k == Kind::redis_pause;
+}
+
+}  // namespace
+
+CaseRun case_run(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us, const std::string& out) {
+  CaseRun run;
+  RunOptions& o = run.options;
   o.variant = variant;
   o.clients = c.clients;
   o.limit = c.limit;
@@ -264,12 +277,39 @@ RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_
   o.mode = TimeMode::virtual_time;
   o.mode_given = true;
   o.charts = false;
-  o.out = dir;
-
+  o.out = out;
   o.server_drift_ppm = static_cast<double>(c.server_drift_ppm);
   o.server.persistence = c.aof_always ? Persistence::aof_always : Persistence::none;
   o.server.replicas = static_cast<int>(
       std::count_if(c.actions.begin(), c.actions.end(), [](const GenAction& a) { return a.kind == Kind::failover; }));
+
+  // The values clients.csv and actions.csv would give, through the same parsers.
+  for (int i = 0; i < c.clients; ++i) {
+    const GenClient& k = c.per_client[i];
+    ClientSpec spec;
+    spec.skew = Distribution::parse(format_duration(Micros(k.skew_us)));
+    spec.drift_ppm = Distribution::parse(std::to_string(k.drift_ppm), Distribution::Unit::number);
+    spec.delay_out = Distribution::parse(k.delay_out.text());
+    spec.delay_in = Distribution::parse(k.delay_in.text());
+    run.inputs.clients.emplace(i + 1, std::move(spec));
+  }
+  for (std::size_t i = 0; i < c.actions.size(); ++i) {
+    const GenAction& g = c.actions[i];
+    ScriptedAction a;
+    a.at = parse_duration(format_duration(Micros(g.at_us)));
+    a.client = g.client;
+    a.kind = g.kind;
+    if (has_arg(g.kind)) a.arg = parse_duration(format_duration(Micros(g.arg_us)));
+    a.line = static_cast<int>(i) + 2;  // after the header line
+    run.inputs.actions.push_back(a);
+  }
+  std::stable_sort(run.inputs.actions.begin(), run.inputs.actions.end(), [](auto& a, auto& b) { return a.at < b.at; });
+  return run;
+}
+
+RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us, const std::string& dir) {
+  fs::create_directories(dir);
+  RunOptions o = case_run(c, variant, lock_timeout_us, dir).options;
   o.clients_file = (fs::path(dir) / "clients.csv").string();
   std::ofstream clients(o.clients_file);
   clients << "client,skew,drift_ppm,delay_out,delay_in\n";
@@ -283,15 +323,9 @@ RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_
     o.actions_file = (fs::path(dir) / "actions.csv").string();
     std::ofstream actions(o.actions_file);
     actions << "at,client,action,arg\n";
-    for (const GenAction& a : c.actions) {
-      static constexpr const char* names[] = {"acquire",     "release",       "refresh",  "pause",
-                                              "crash",       "jump",          "server_jump", "redis_restart",
-                                              "failover",    "disconnect",    "redis_pause"};
-      const bool has_arg = a.kind == Kind::acquire || a.kind == Kind::pause || a.kind == Kind::jump ||
-                           a.kind == Kind::server_jump || a.kind == Kind::failover || a.kind == Kind::redis_pause;
-      actions << format_duration(Micros(a.at_us)) << "," << a.client << "," << names[static_cast<int>(a.kind)] << ","
-              << (has_arg ? format_duration(Micros(a.arg_us)) : "") << "\n";
-    }
+    for (const GenAction& a : c.actions)
+      actions << format_duration(Micros(a.at_us)) << "," << a.client << "," << kActionNames[static_cast<int>(a.kind)]
+              << "," << (has_arg(a.kind) ? format_duration(Micros(a.arg_us)) : "") << "\n";
     if (!actions) throw InputError(o.actions_file + ": cannot write");
   }
   return o;

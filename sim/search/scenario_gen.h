@@ -91,9 +91,17 @@ bool meets(const GenCase& c, const GenSettings& settings, std::string* why = nul
 
 rc::Gen<GenCase> gen_case(const GenSettings& settings);
 
-// Writes clients.csv and actions.csv into `dir` (created) and returns the run's options, with
-// clients_file / actions_file naming them, mode virtual, charts off, out = dir, and one replica
-// per failover.
+// A case as one run: its options (mode virtual, charts off, out = `out`, one replica per
+// failover) and its clients table and actions, in memory: what materialize() writes to files
+// and `semsim run` reads back, value for value.
+struct CaseRun {
+  RunOptions options;
+  RunInputs inputs;
+};
+CaseRun case_run(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us, const std::string& out);
+
+// The same case in files: writes clients.csv and actions.csv into `dir` (created) and returns the
+// options with clients_file / actions_file naming them (a counterexample to replay).
 RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us,
                        const std::string& dir);
 

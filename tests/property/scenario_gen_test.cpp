@@ -53,6 +53,36 @@ RC_GTEST_PROP(ScenarioGen, MaterializedFilesReadBack, ()) {
   else RC_ASSERT(o.actions_file.empty());
 }
 
+// The search runs a case from memory and replays a counterexample from its files: both must be
+// the same run, value for value.
+RC_GTEST_PROP(ScenarioGen, ACaseInMemoryIsTheCaseItsFilesSay, ()) {
+  GenSettings g = settings_for("lua");
+  g.server_faults = *rc::gen::arbitrary<bool>();
+  const GenCase c = *gen_case(g);
+  const std::string dir = (fs::path(::testing::TempDir()) / "semsim-gen-in-memory").string();
+  const CaseRun in_memory = case_run(c, "lua", 10'000'000, dir);
+  const RunOptions from_files = materialize(c, "lua", 10'000'000, dir);
+  const RunInputs read = read_run_inputs(from_files);
+
+  RC_ASSERT(in_memory.inputs.clients.size() == read.clients.size());
+  const auto text = [](const std::optional<Distribution>& d) { return d ? d->text() : std::string("-"); };
+  for (const auto& [id, spec] : read.clients) {
+    const ClientSpec& mine = in_memory.inputs.clients.at(id);
+    RC_ASSERT(text(mine.skew) == text(spec.skew));
+    RC_ASSERT(text(mine.drift_ppm) == text(spec.drift_ppm));
+    RC_ASSERT(text(mine.delay_out) == text(spec.delay_out));
+    RC_ASSERT(text(mine.delay_in) == text(spec.delay_in));
+  }
+  RC_ASSERT(in_memory.inputs.actions.size() == read.actions.size());
+  for (std::size_t i = 0; i < read.actions.size(); ++i) {
+    const ScriptedAction &mine = in_memory.inputs.actions[i], &theirs = read.actions[i];
+    RC_ASSERT(mine.at == theirs.at && mine.client == theirs.client && mine.kind == theirs.kind &&
+              mine.arg == theirs.arg && mine.line == theirs.line);
+  }
+  RC_ASSERT(in_memory.options.clients == from_files.clients && in_memory.options.seed == from_files.seed &&
+            in_memory.options.server.replicas == from_files.server.replicas);
+}
+
 // With --server-faults, cases carry Redis faults on client 0 that read back as such, and one
 // replica per failover to promote; without it, none.
 RC_GTEST_PROP(ScenarioGen, ServerFaultsComeOnlyWhenAskedWithAReplicaPerFailover, ()) {
