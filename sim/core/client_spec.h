@@ -5,7 +5,9 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/distribution.h"
@@ -31,6 +33,24 @@ struct ScriptedAction {
   std::optional<Micros> arg;  // acquire: hold; pause, redis_pause: length; jump: signed clock jump; failover: lag
   int line = 0;               // where it came from, for messages
 };
+
+// What an action's `arg` is.
+enum class ActionArg {
+  optional,         // may be given (acquire: the hold; otherwise unused), never negative
+  length,           // a duration that must be given, never negative (pause, redis_pause, failover's lag)
+  signed_duration,  // a clock jump that must be given, either way (jump, server_jump)
+};
+
+// Every action kind, once: its name in actions.csv and its argument. The actions reader, the
+// search's case writer and their messages all read this table.
+struct ActionKind {
+  ScriptedAction::Kind kind;
+  std::string_view name;
+  ActionArg arg;
+};
+std::span<const ActionKind> action_kinds();
+const ActionKind& action_kind(ScriptedAction::Kind kind);
+std::optional<ScriptedAction::Kind> action_kind_named(std::string_view name);
 
 // A run's per-client table and scripted actions (both empty: every client as the options say).
 struct RunInputs {

@@ -95,22 +95,13 @@ std::vector<ScriptedAction> read_actions_file(const std::string& path, int clien
       a.line = static_cast<int>(line);
       a.at = field(path, line, "at", at, parse_duration);
       if (a.at.count() < 0) fail(path, line, "at", "must not be negative");
-      using K = ScriptedAction::Kind;
-      static const std::pair<const char*, K> kinds[] = {{"acquire", K::acquire}, {"release", K::release},
-                                                        {"refresh", K::refresh}, {"pause", K::pause},
-                                                        {"crash", K::crash},     {"jump", K::jump},
-                                                        {"server_jump", K::server_jump},
-                                                        {"redis_restart", K::redis_restart},
-                                                        {"failover", K::failover},
-                                                        {"disconnect", K::disconnect},
-                                                        {"redis_pause", K::redis_pause}};
-      const auto* k = std::find_if(std::begin(kinds), std::end(kinds), [&](auto& p) { return action == p.first; });
-      if (k == std::end(kinds)) {
+      const auto kind = action_kind_named(action);
+      if (!kind) {
         std::string names;
-        for (const auto& [name, kind] : kinds) names += std::string(names.empty() ? "" : ", ") + name;
+        for (const ActionKind& k : action_kinds()) names += std::string(names.empty() ? "" : ", ") + std::string(k.name);
         fail(path, line, "action", "'" + action + "' is not one of " + names);
       }
-      a.kind = k->second;
+      a.kind = *kind;
       if (a.on_server()) {
         if (client != "0") fail(path, line, "client", "server actions are on client 0 (the server), not " + client);
         a.client = 0;
@@ -118,8 +109,9 @@ std::vector<ScriptedAction> read_actions_file(const std::string& path, int clien
         a.client = parse_client(path, line, client, clients);
       }
       if (!arg.empty()) a.arg = field(path, line, "arg", arg, parse_duration);
-      const bool signed_arg = a.kind == K::jump || a.kind == K::server_jump;
-      const bool needs_arg = a.kind == K::pause || a.kind == K::redis_pause || a.kind == K::failover || signed_arg;
+      const ActionArg takes = action_kind(a.kind).arg;
+      const bool signed_arg = takes == ActionArg::signed_duration;
+      const bool needs_arg = takes != ActionArg::optional;
       if (needs_arg && !a.arg) fail(path, line, "arg", action + " needs a duration");
       if (!signed_arg && a.arg && a.arg->count() < 0) fail(path, line, "arg", "must not be negative");
       actions.push_back(a);

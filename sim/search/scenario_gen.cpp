@@ -243,14 +243,8 @@ rc::Gen<GenCase> gen_case(const GenSettings& settings) {
 
 namespace {
 
-// What actions.csv calls each kind.
-constexpr const char* kActionNames[] = {"acquire", "release", "refresh",       "pause",    "crash",      "jump",
-                                        "server_jump", "redis_restart", "failover", "disconnect", "redis_pause"};
-
-bool has_arg(Kind k) {
-  return k == Kind::acquire || k == Kind::pause || k == Kind::jump || k == Kind::server_jump || k == Kind::failover ||
-         k == Kind::redis_pause;
-}
+// The generator draws an argument for these kinds only (acquire: its hold).
+bool has_arg(Kind k) { return k == Kind::acquire || action_kind(k).arg != ActionArg::optional; }
 
 }  // namespace
 
@@ -324,7 +318,7 @@ RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_
     std::ofstream actions(o.actions_file);
     actions << "at,client,action,arg\n";
     for (const GenAction& a : c.actions)
-      actions << format_duration(Micros(a.at_us)) << "," << a.client << "," << kActionNames[static_cast<int>(a.kind)]
+      actions << format_duration(Micros(a.at_us)) << "," << a.client << "," << action_kind(a.kind).name
               << "," << (has_arg(a.kind) ? format_duration(Micros(a.arg_us)) : "") << "\n";
     if (!actions) throw InputError(o.actions_file + ": cannot write");
   }

@@ -152,7 +152,9 @@ TEST_F(Search, ServerClockJumpsBreakLuasLeases) {
   ASSERT_TRUE(r.found);
   EXPECT_TRUE(r.violation == Violation::safety || r.violation == Violation::lease_honesty) << to_string(r.violation);
   // A lease-honesty violation has no summary column to expect, so only a safety one replays as failed.
-  if (r.violation == Violation::safety) EXPECT_TRUE(r.replay_failed);
+  if (r.violation == Violation::safety) {
+    EXPECT_TRUE(r.replay_failed);
+  }
 }
 
 // Through the command line, as a user runs it: check exits 1 and `semsim scenario` on the file
