@@ -22,6 +22,20 @@ long long integer_of(const Reply& reply) {
   }
 }
 
+std::vector<Command> as_transaction(std::vector<Command> commands) {
+  commands.insert(commands.begin(), Command{"MULTI"});
+  commands.push_back(Command{"EXEC"});
+  return commands;
+}
+
+std::vector<Reply> transaction_replies(std::vector<Reply> replies) {
+  if (replies.empty()) throw ReplyError("EXEC: no reply");
+  Reply& exec = replies.back();
+  if (exec.is_error()) throw ReplyError("EXEC: " + exec.text);
+  if (exec.kind != Reply::Kind::array) throw ReplyError("transaction aborted");
+  return std::move(exec.elements);
+}
+
 Task<Reply> Redis::call(Command command) {
   std::vector<Command> one;
   one.push_back(std::move(command));

@@ -55,6 +55,15 @@ struct ReplyError : std::runtime_error {
 // a string is parsed), the way redis clients return ZRANK/INCR/ZADD results.
 long long integer_of(const Reply& reply);
 
+// A transaction as it goes on the wire: MULTI, the commands, EXEC, sent together. Every
+// implementation of Redis::transaction (the simulator, the harness's own client, the tests'
+// direct client) wraps and unwraps with these two, so a failed EXEC means the same everywhere.
+std::vector<Command> as_transaction(std::vector<Command> commands);
+// The replies to the commands inside, from the replies to as_transaction(...): EXEC's elements.
+// An EXEC error (EXECABORT: a command was refused when queued) or a nil EXEC (aborted) throws
+// ReplyError.
+std::vector<Reply> transaction_replies(std::vector<Reply> replies);
+
 class Redis {
  public:
   virtual ~Redis() = default;

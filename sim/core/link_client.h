@@ -21,12 +21,7 @@ class LinkClient final : public Client, private Redis {
 
  private:
   Task<std::vector<Reply>> transaction(std::vector<Command> commands) override {
-    commands.insert(commands.begin(), Command{"MULTI"});
-    commands.push_back(Command{"EXEC"});
-    std::vector<Reply> replies = link_.execute(std::move(commands));
-    Reply exec = std::move(replies.back());
-    if (exec.is_error()) throw ReplyError("EXEC: " + exec.text);
-    co_return std::move(exec.elements);
+    co_return transaction_replies(link_.execute(as_transaction(std::move(commands))));
   }
   Task<std::vector<Reply>> pipeline(std::vector<Command> commands) override { co_return link_.execute(std::move(commands)); }
 

@@ -51,14 +51,7 @@ class DirectRedis : public Redis {
 
   Task<std::vector<Reply>> transaction(std::vector<Command> commands) override {
     notify(commands);
-    std::vector<Command> wrapped;
-    wrapped.push_back(Command{"MULTI"});
-    for (auto& c : commands) wrapped.push_back(std::move(c));
-    wrapped.push_back(Command{"EXEC"});
-    auto replies = link_.execute(std::move(wrapped));
-    Reply exec = std::move(replies.back());
-    if (exec.is_error()) co_return std::vector<Reply>(commands.size(), exec);  // EXECABORT
-    co_return std::move(exec.elements);
+    co_return transaction_replies(link_.execute(as_transaction(std::move(commands))));
   }
 
   Task<std::vector<Reply>> pipeline(std::vector<Command> commands) override {
