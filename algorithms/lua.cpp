@@ -78,20 +78,9 @@ std::string LuaSemaphore::server_time_arg(const Client& client) const {
 }
 
 Task<Reply> LuaSemaphore::run(Client& client, Script& script, std::vector<std::string> args) {
-  const bool has_fence = &script == &acquire_;
-  auto command = [&] {
-    Command c{"EVALSHA", script.sha.empty() ? std::string(40, '0') : script.sha,
-              has_fence ? "2" : "1", config_.name};
-    if (has_fence) c.push_back(fence_);
-    c.insert(c.end(), args.begin(), args.end());
-    return c;
-  };
-  Reply reply = co_await client.redis().call(command());
-  if (reply.is_error() && reply.text.rfind("NOSCRIPT", 0) == 0) {
-    Reply loaded = co_await client.redis().call(cmd("SCRIPT", "LOAD", script.source));
-    script.sha = text_of(loaded);
-    reply = co_await client.redis().call(command());
-  }
+  std::vector<std::string> keys{config_.name};
+  if (&script == &acquire_) keys.push_back(fence_);
+  Reply reply = co_await evalsha(client.redis(), script.source, script.sha, std::move(keys), std::move(args));
   co_return reply;
 }
 

@@ -2,7 +2,26 @@
 
 #include <algorithm>
 
+#include "marks/coverage_marks.h"
+
 namespace semsim {
+
+Task<Reply> evalsha(Redis& redis, const std::string& source, std::string& sha, std::vector<std::string> keys,
+                    std::vector<std::string> args) {
+  // An unloaded script is called under a SHA1 that names nothing: Redis answers NOSCRIPT.
+  Command command{"EVALSHA", sha.empty() ? std::string(40, '0') : sha, num(static_cast<long long>(keys.size()))};
+  command.insert(command.end(), std::make_move_iterator(keys.begin()), std::make_move_iterator(keys.end()));
+  command.insert(command.end(), std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
+  Reply reply = co_await redis.call(command);
+  if (!reply.is_error() || !reply.text.starts_with("NOSCRIPT")) co_return reply;
+  mark(Mark::noscript_reload);
+  Reply loaded = co_await redis.call(cmd("SCRIPT", "LOAD", source));
+  if (loaded.is_error()) throw ReplyError("SCRIPT LOAD failed: " + loaded.text);
+  sha = loaded.text;
+  command[1] = sha;
+  Reply again = co_await redis.call(std::move(command));
+  co_return again;
+}
 
 const std::vector<Reply>& elements_of(const Reply& reply) {
   if (reply.is_error()) throw ReplyError(reply.text);

@@ -43,6 +43,14 @@ inline Task<std::vector<Reply>> batch(Redis& redis, bool atomic, std::vector<Com
   return atomic ? redis.transaction(std::move(commands)) : redis.pipeline(std::move(commands));
 }
 
+// A Lua script called the way Redis clients call one: EVALSHA with the SHA1 that SCRIPT LOAD gave.
+// When Redis answers NOSCRIPT (it restarted, failed over, or someone ran SCRIPT FLUSH), the script
+// is loaded again, its new SHA1 kept in `sha`, and called once more. The one place that does
+// this, for the built-in variants and users' scripts alike. A failed reload throws ReplyError;
+// any other reply, error or not, is the caller's to read. `sha` empty: not loaded yet.
+Task<Reply> evalsha(Redis& redis, const std::string& source, std::string& sha, std::vector<std::string> keys,
+                    std::vector<std::string> args);
+
 // The elements of an array reply; an error reply where an array was needed throws ReplyError.
 const std::vector<Reply>& elements_of(const Reply& reply);
 // The text of a string/status reply; an error reply throws ReplyError.

@@ -116,18 +116,14 @@ class ScriptSemaphore : public Semaphore {
         throw ReplyError(script.path + ": " + reply.text);
       co_return reply;
     }
-    Command command{"EVALSHA", script.sha.empty() ? std::string(40, '0') : script.sha,
-                    num(static_cast<long long>(script.keys.size()))};
-    for (const Word& w : script.keys) command.push_back(expand(w, values));
-    for (const Word& w : script.args) command.push_back(expand(w, values));
-
-    Reply reply = co_await client.redis().call(command);
-    if (reply.is_error() && reply.text.rfind("NOSCRIPT", 0) == 0) {
-      Reply loaded = co_await client.redis().call(cmd("SCRIPT", "LOAD", script.source));
-      if (loaded.is_error()) throw ReplyError(script.path + ": SCRIPT LOAD failed: " + loaded.text);
-      script.sha = loaded.text;
-      command[1] = script.sha;
-      reply = co_await client.redis().call(command);
+    std::vector<std::string> keys, args;
+    for (const Word& w : script.keys) keys.push_back(expand(w, values));
+    for (const Word& w : script.args) args.push_back(expand(w, values));
+    Reply reply;
+    try {
+      reply = co_await evalsha(client.redis(), script.source, script.sha, std::move(keys), std::move(args));
+    } catch (const ReplyError& e) {
+      throw ReplyError(script.path + ": " + e.what());  // every message names the script
     }
     // A Lua runtime error: Redis's text names the script line ("user_script:7: ..."), unless the
     // INI reads error replies as an answer (`error`).

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "marks/coverage_marks.h"
 #include "reports/checks/fairness.h"
 #include "reports/history/key_values.h"
 
@@ -200,7 +201,9 @@ void Checker::add(const Event& e) {
       }
       if (since) {
         const auto timeout_us = meta_.timeout_ms ? std::optional<std::int64_t>(*meta_.timeout_ms * 1000) : std::nullopt;
-        meta_.lost_permits += holds_.granted_since(*since, t, timeout_us);
+        const std::int64_t lost = holds_.granted_since(*since, t, timeout_us);
+        if (lost > 0) mark(Mark::permit_lost_in_fault);
+        meta_.lost_permits += lost;
       }
       break;
     }

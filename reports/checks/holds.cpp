@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "marks/coverage_marks.h"
+
 namespace semsim {
 
 HoldTracker::HoldTracker(int limit, std::size_t max_episodes, std::size_t series_points)
@@ -82,7 +84,9 @@ void HoldTracker::instant_done(std::int64_t t_us) {
     std::int64_t fresh = 0;
     for (int c : granted_now_)
       if (clients_[c].certain && clients_[c].since_us == t_us) ++fresh;
-    steals_ += std::min<std::int64_t>(fresh, n - limit_);
+    const std::int64_t stolen = std::min<std::int64_t>(fresh, n - limit_);
+    if (stolen > 0) mark(Mark::steal);
+    steals_ += stolen;
     if (!in_episode_) {
       in_episode_ = true;
       peak_ = n;

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "marks/coverage_marks.h"
+
 namespace semsim {
 
 SimClient::SimClient(Scheduler& scheduler, int id, ClientClock clock, ClientNetwork network, std::uint64_t seed,
@@ -75,6 +77,7 @@ void SimClient::finish(std::uint64_t id) {
 
 void SimClient::drop_connection(const std::string& why) {
   ++connection_;
+  if (!in_flight_.empty()) mark(Mark::in_flight_at_connection_loss);
   for (auto& [id, exchange] : std::exchange(in_flight_, {})) {
     exchange.first->lost = why;
     wake(exchange.second);
@@ -120,15 +123,10 @@ void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
 }
 
 Task<std::vector<Reply>> SimClient::transaction(std::vector<Command> commands) {
-  commands.insert(commands.begin(), Command{"MULTI"});
-  commands.push_back(Command{"EXEC"});
   // Awaiters are named locals: g++ 12 mishandles temporaries in a co_await expression.
-  Exchange exchange{*this, std::move(commands), true, {}, {}};
+  Exchange exchange{*this, as_transaction(std::move(commands)), true, {}, {}};
   std::vector<Reply> replies = co_await exchange;
-  Reply& exec = replies.back();
-  if (exec.is_error()) throw ReplyError("EXEC: " + exec.text);
-  if (exec.kind != Reply::Kind::array) throw ReplyError("transaction aborted");
-  co_return std::move(exec.elements);
+  co_return transaction_replies(std::move(replies));
 }
 
 Task<std::vector<Reply>> SimClient::pipeline(std::vector<Command> commands) {

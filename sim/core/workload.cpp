@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "marks/coverage_marks.h"
+
 namespace semsim {
 
 Workload::Workload(const RunOptions& options, Semaphore& semaphore, Recorder& recorder, const Scheduler& scheduler,
@@ -36,6 +38,7 @@ void Workload::outcome(std::uint64_t token, SimClient& client, Op op, Phase phas
 }
 
 void Workload::connection_lost(const std::string& why) {
+  if (!in_flight_.empty()) mark(Mark::in_flight_at_connection_loss);
   for (auto& [token, f] : in_flight_)
     recorder_.record(f.client->id(), f.client->now(), f.op, Phase::info, f.identifier, "connection lost: " + why);
   in_flight_.clear();
@@ -103,6 +106,7 @@ Task<bool> Workload::refresh(SimClient& client, std::string identifier) {
     outcome(token, client, Op::refresh, Phase::info, identifier, error);
     co_return true;  // unknown: the client goes on believing
   }
+  if (!kept) mark(Mark::refresh_lost_permit);
   if (!kept && holds(client, identifier)) holding_[client.id()].reset();
   outcome(token, client, Op::refresh, kept ? Phase::ok : Phase::fail, identifier, kept ? "" : "permit lost");
   co_return kept;

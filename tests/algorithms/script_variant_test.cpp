@@ -14,6 +14,7 @@
 #include "algorithms/lua.h"
 #include "algorithms/scripts/script_variant.h"
 #include "tests/algorithms/direct_client.h"
+#include "marks/coverage_marks.h"
 
 namespace semsim::test {
 namespace {
@@ -308,7 +309,9 @@ TEST_F(ScriptVariantTest, NoscriptLoadsTheScriptAgainAndRetries) {
   auto semaphore = make(kLuaExample, 1);
   command({"SCRIPT", "FLUSH"});  // as after a server restart
   auto c = client("c");
+  const MarkWatch reloaded(Mark::noscript_reload);
   EXPECT_TRUE(run(semaphore->acquire(*c)));
+  EXPECT_TRUE(reloaded.hit());
 }
 
 // ---- the examples -----------------------------------------------------------------------------

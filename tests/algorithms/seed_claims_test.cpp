@@ -10,6 +10,7 @@
 #include "algorithms/fair.h"
 #include "algorithms/lock.h"
 #include "tests/algorithms/direct_client.h"
+#include "marks/coverage_marks.h"
 
 namespace semsim::test {
 namespace {
@@ -309,6 +310,7 @@ TEST_F(SeedClaims, GlobalCounterIsSharedBySemaphores) {
 TEST_F(SeedClaims, LuaFencingTokensIncreaseAndSurviveAScriptFlush) {
   auto semaphore = make("lua", 2);
   auto c = client("c");
+  const MarkWatch reloaded(Mark::noscript_reload);
   long long last = 0;
   for (int i = 0; i < 6; ++i) {
     if (i == 3) command({"SCRIPT", "FLUSH"});  // next EVALSHA answers NOSCRIPT: reload, retry
@@ -318,6 +320,7 @@ TEST_F(SeedClaims, LuaFencingTokensIncreaseAndSurviveAScriptFlush) {
     last = grant->fencing_token;
     EXPECT_TRUE(run(semaphore->release(*c, grant->identifier)));
   }
+  EXPECT_TRUE(reloaded.hit());
 }
 
 // ---- errors --------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "history_builder.h"
+#include "marks/coverage_marks.h"
 
 namespace semsim {
 namespace {
@@ -12,7 +13,9 @@ TEST(CheckerSafety, TwoOverlappingHoldersWithLimitOneAreOneOverAdmission) {
   // Client 1 holds [10, 50) ms, client 2 holds [30, 80) ms: two holders on [30, 50) = 20 ms.
   HistoryBuilder h(/*limit=*/1);
   h.hold(1, 0, 10, 50, "a").hold(2, 20, 30, 80, "b").end(100);
+  const MarkWatch stolen(Mark::steal);
   Summary s = h.check();
+  EXPECT_TRUE(stolen.hit());
   EXPECT_EQ(s.max_holders, 2);
   EXPECT_EQ(s.over_admission, 1);
   EXPECT_EQ(s.over_limit_us, 20'000);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "history_builder.h"
+#include "marks/coverage_marks.h"
 
 namespace semsim {
 namespace {
@@ -28,7 +29,9 @@ TEST(CheckerServerFaults, ARestartWithoutPersistenceLosesEveryHeldPermit) {
   h.at(0, 2, Op::acquire, Phase::invoke).at(20, 2, Op::acquire, Phase::ok, "b");
   h.events.push_back(fault(100, 100, Op::redis_restart, "persistence=none lost_since_us=0"));
   h.end(200);
+  const MarkWatch lost(Mark::permit_lost_in_fault);
   const Summary s = h.check();
+  EXPECT_TRUE(lost.hit());
   EXPECT_EQ(s.server_faults, 1);
   EXPECT_EQ(s.lost_permits, 2);
 }

@@ -19,6 +19,7 @@
 #include "sim/redis/redis_session.h"
 #include "sim/run/run_execution.h"
 #include "sim/scenario/run_options_io.h"
+#include "marks/coverage_marks.h"
 
 namespace semsim {
 namespace {
@@ -116,13 +117,61 @@ TEST_F(SimulationTest, AddingAClientLeavesTheOthersClocksAlone) {
 }
 
 TEST_F(SimulationTest, SkewMakesBasicOverAdmitAndTheCheckerSeesIt) {
+  const MarkWatch stolen(Mark::steal);
   const RunOutput out = run(skewed_basic(7), "skewed");
+  EXPECT_TRUE(stolen.hit());
   EXPECT_TRUE(out.result.completed);
   EXPECT_GT(out.summary.granted, 100);
   EXPECT_GT(out.summary.over_admission, 0);
   RunOptions fair = skewed_basic(7);
   fair.variant = "lua";
   EXPECT_EQ(run(fair, "lua").summary.over_admission, 0);
+}
+
+// Redis restarts without persistence while clients hold and refresh: the held permits are lost
+// (the checker counts them), and the holders learn it at their next refresh.
+TEST_F(SimulationTest, ARestartWithoutPersistenceLosesHeldPermitsAndTheirRefreshesSaySo) {
+  const std::string d = dir("restart_refresh");
+  fs::create_directories(d);
+  std::ofstream(d + "/actions.csv") << "at,client,action,arg\n300ms,0,redis_restart,\n";
+  RunOptions o;
+  o.variant = "lua";
+  o.clients = 6;
+  o.limit = 3;
+  o.hold = Distribution::parse("fixed:400ms");
+  o.think = Distribution::parse("fixed:10ms");
+  o.refresh_every = Micros(50'000);
+  o.duration = Micros(1'000'000);
+  o.actions_file = d + "/actions.csv";
+  const MarkWatch refresh_lost(Mark::refresh_lost_permit), permit_lost(Mark::permit_lost_in_fault);
+  const RunOutput out = run(o, "restart_refresh/out");
+  ASSERT_TRUE(out.result.completed);
+  EXPECT_EQ(out.summary.server_faults, 1);
+  EXPECT_GT(out.summary.lost_permits, 0);
+  EXPECT_TRUE(permit_lost.hit());
+  EXPECT_TRUE(refresh_lost.hit());
+  EXPECT_NE(slurp(d + "/out/history.csv").find(",refresh,fail,"), std::string::npos);
+}
+
+// Every connection drops while requests are on the wire: those operations end as `info`.
+TEST_F(SimulationTest, ADroppedConnectionEndsTheOperationsInFlightAsInfo) {
+  const std::string d = dir("disconnect_in_flight");
+  fs::create_directories(d);
+  std::ofstream(d + "/actions.csv") << "at,client,action,arg\n200ms,0,disconnect,\n";
+  RunOptions o;
+  o.variant = "lua";
+  o.clients = 20;
+  o.limit = 3;
+  o.delay = Distribution::parse("uniform:1ms..3ms");
+  o.think = Distribution::parse("exp:2ms");
+  o.duration = Micros(500'000);
+  o.actions_file = d + "/actions.csv";
+  const MarkWatch in_flight(Mark::in_flight_at_connection_loss);
+  const RunOutput out = run(o, "disconnect_in_flight/out");
+  ASSERT_TRUE(out.result.completed);
+  EXPECT_TRUE(in_flight.hit());
+  EXPECT_GT(out.summary.unknown, 0);
+  EXPECT_NE(slurp(d + "/out/history.csv").find(",info,"), std::string::npos);
 }
 
 TEST_F(SimulationTest, AnalyzingTheHistoryGivesTheRunsSummary) {
