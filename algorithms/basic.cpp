@@ -28,9 +28,10 @@ Task<std::optional<Grant>> BasicSemaphore::acquire(Client& client) {
   auto results = co_await batch(client.redis(), options_.atomic, std::move(pipeline));
 
   // In a plain pipeline the ZRANK may find the member already gone (another client's cleanup ran
-  // in between): nil. integer_of reads nil as -1, so it counts as admitted, as the seeds do
-  // (JavaScript: null < limit is true; Python 2: None < limit is True).
-  if (integer_of(results.back()) < config_.limit) co_return Grant{identifier};
+  // in between): no rank. The seeds admit it (JavaScript: null < limit is true; Python 2:
+  // None < limit is True), and so does this port.
+  const std::optional<long long> rank = rank_of(results.back());
+  if (!rank || *rank < config_.limit) co_return Grant{identifier};
 
   // Not admitted: take the identifier out again (one command, as both seeds do).
   co_await client.redis().call(cmd("ZREM", semname, identifier));

@@ -45,9 +45,10 @@ Task<std::optional<Grant>> FairSemaphore::acquire(Client& client) {
       cmd("ZADD", semname, num(now), identifier),
       cmd("ZADD", czset, num(counter), identifier),
       cmd("ZRANK", czset, identifier)));
-  // A nil ZRANK (possible only between plain-pipeline commands) reads as -1: admitted, as seed
-  // 001's JavaScript does (null < limit).
-  if (integer_of(result.back()) < config_.limit) co_return Grant{identifier};
+  // No rank (possible only between plain-pipeline commands): admitted, as seed 001's JavaScript
+  // does (null < limit).
+  const std::optional<long long> rank = rank_of(result.back());
+  if (!rank || *rank < config_.limit) co_return Grant{identifier};
 
   // Not admitted: clean up what we added.
   co_await batch(client.redis(), options_.atomic, cmds(

@@ -52,7 +52,10 @@ Task<std::optional<Grant>> TtlKeySemaphore::acquire(Client& client) {
       cmd("SET", holder_key(identifier), "1", "PX", ttl_ms),
       cmd("ZADD", owner_, num(counter), identifier),
       cmd("ZRANK", owner_, identifier)));
-  if (integer_of(result.back()) < config_.limit) co_return Grant{identifier};
+  // Inside MULTI the rank is always there; were it missing, seed 002's Python 2 would admit
+  // (None < limit is True).
+  const std::optional<long long> rank = rank_of(result.back());
+  if (!rank || *rank < config_.limit) co_return Grant{identifier};
 
   co_await client.redis().transaction(cmds(
       cmd("ZREM", owner_, identifier),

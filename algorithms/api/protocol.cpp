@@ -30,6 +30,11 @@ const std::vector<Reply>& elements_of(const Reply& reply) {
   return reply.elements;  // nil reads as empty
 }
 
+std::optional<long long> rank_of(const Reply& reply) {
+  if (reply.is_nil()) return std::nullopt;
+  return integer_of(reply);
+}
+
 const std::string& text_of(const Reply& reply) {
   if (reply.is_error()) throw ReplyError(reply.text);
   return reply.text;

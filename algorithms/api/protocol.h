@@ -7,6 +7,7 @@
 // acquires that fall into the same millisecond. Redis TTLs (PX, EXPIRE) are given in Redis's units.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +54,10 @@ Task<Reply> evalsha(Redis& redis, const std::string& source, std::string& sha, s
 
 // The elements of an array reply; an error reply where an array was needed throws ReplyError.
 const std::vector<Reply>& elements_of(const Reply& reply);
+// A ZRANK reply as what it is: the member's rank, or nullopt when the member is not in the set
+// (nil). A variant says what a missing rank means where it reads one. An error reply throws
+// ReplyError.
+std::optional<long long> rank_of(const Reply& reply);
 // The text of a string/status reply; an error reply throws ReplyError.
 const std::string& text_of(const Reply& reply);
 
