@@ -248,62 +248,83 @@ class Workers {
 
 SearchReport search(const SearchSettings& s, RedisSession& redis) { return search(s, std::vector<RedisSession*>{&redis}); }
 
+namespace {
+
 // The search does what RapidCheck's own driver would (cases from one seed, sizes growing, the
 // first failure shrunk greedily: the first shrink that fails the same way is taken, until none
 // does), but in batches of one case per Redis, judged in case order: the first failing case, its
 // shrinks and the counterexample are the same whatever the number of servers. A batch runs cases
 // past the first failure too; they are not counted.
-SearchReport search(const SearchSettings& s, const std::vector<RedisSession*>& redis) {
-  SearchReport report;
-  GenSettings g;
-  g.max_clients = s.max_clients;
-  g.lock_timeout_us = s.lock_timeout_us;
-  g.server_jumps = s.server_jumps;
-  g.server_faults = s.server_faults;
-  if (s.preconditions) g.pre = preconditions_for(s.variant);
-  if (s.allow_delay) g.pre.no_delay = false;
-  const auto scratch = [&](std::size_t job) {
-    return (fs::path(s.out) / (job == 0 ? std::string("case") : "case-" + std::to_string(job))).string();
-  };
+class Search {
+ public:
+  Search(const SearchSettings& s, const std::vector<RedisSession*>& redis)
+      : s_(s), redis_(redis), gen_(gen_settings(s)), workers_(redis) {}
 
-  Stopwatch watch;
-  double last_progress = -1;
-  const auto progress = [&](bool force) {
-    if (!s.progress || (!force && watch.seconds() - last_progress < 0.2)) return;
-    last_progress = watch.seconds();
+  SearchReport run() {
+    std::optional<rc::Shrinkable<GenCase>> first = find_first_failure();
+    if (first && report_.error.empty()) shrink(*first);
+    report_.seconds = watch_.seconds();
+    if (s_.progress) std::cerr << "\r\033[K" << std::flush;
+    if (!report_.error.empty()) return report_;  // the case folders stay, to look at
+    if (first) confirm_and_write();
+    for (std::size_t job = 0; job < redis_.size(); ++job) fs::remove_all(scratch(job));
+    if (first) report_.replay_failed = replay_fails(report_.counterexample, s_.out, *redis_.front());
+    return report_;
+  }
+
+ private:
+  static GenSettings gen_settings(const SearchSettings& s) {
+    GenSettings g;
+    g.max_clients = s.max_clients;
+    g.lock_timeout_us = s.lock_timeout_us;
+    g.server_jumps = s.server_jumps;
+    g.server_faults = s.server_faults;
+    if (s.preconditions) g.pre = preconditions_for(s.variant);
+    if (s.allow_delay) g.pre.no_delay = false;
+    return g;
+  }
+
+  // Where worker `job` runs its cases.
+  std::string scratch(std::size_t job) const {
+    return (fs::path(s_.out) / (job == 0 ? std::string("case") : "case-" + std::to_string(job))).string();
+  }
+
+  void progress(bool force) {
+    if (!s_.progress || (!force && watch_.seconds() - last_progress_ < 0.2)) return;
+    last_progress_ = watch_.seconds();
     std::cerr << "\r\033[K";
-    if (report.first_failure_case == 0)
-      std::cerr << "semsim check: case " << report.cases_run << "/" << s.cases << ", "
-                << std::fixed << std::setprecision(1) << report.cases_run / std::max(1e-9, watch.seconds()) << " cases/s";
+    if (report_.first_failure_case == 0)
+      std::cerr << "semsim check: case " << report_.cases_run << "/" << s_.cases << ", " << std::fixed
+                << std::setprecision(1) << report_.cases_run / std::max(1e-9, watch_.seconds()) << " cases/s";
     else
-      std::cerr << "semsim check: " << to_string(report.violation) << " at case " << report.first_failure_case
-                << "; shrinking: " << report.shrink_steps << " steps, " << report.shrink_tries << " tries";
+      std::cerr << "semsim check: " << to_string(report_.violation) << " at case " << report_.first_failure_case
+                << "; shrinking: " << report_.shrink_steps << " steps, " << report_.shrink_tries << " tries";
     std::cerr << std::flush;
-  };
+  }
 
-  Workers workers(redis);
   // Runs the cases in batches of one per server, in order; returns the index of the first whose
-  // outcome `fails` accepts (its outcome in `outcome`), or -1. `counted` is called for each case
-  // judged before it (and for it), in order.
-  const auto first_failing = [&](const std::vector<rc::Shrinkable<GenCase>>& cases, auto fails, auto counted,
-                                 CaseOutcome& outcome) -> long {
-    for (std::size_t from = 0; from < cases.size(); from += workers.size()) {
-      const std::size_t n = std::min(workers.size(), cases.size() - from);
+  // outcome `fails` accepts (its outcome in `outcome`), or -1 (also on an error, in report_.error).
+  // `counted` is called for each case judged before it (and for it), in order.
+  template <typename Fails, typename Counted>
+  long first_failing(const std::vector<rc::Shrinkable<GenCase>>& cases, Fails fails, Counted counted,
+                     CaseOutcome& outcome) {
+    for (std::size_t from = 0; from < cases.size(); from += workers_.size()) {
+      const std::size_t n = std::min(workers_.size(), cases.size() - from);
       std::vector<CaseOutcome> outcomes(n);
       std::vector<std::string> errors(n);
       // Values here: RapidCheck builds them lazily, with state of the thread that generated them.
       std::vector<GenCase> values;
       for (std::size_t i = 0; i < n; ++i) values.push_back(cases[from + i].value());
-      workers.run(n, [&](std::size_t i, RedisSession& r) {
+      workers_.run(n, [&](std::size_t i, RedisSession& r) {
         try {
-          outcomes[i] = run_case(values[i], s, r, scratch(i));
+          outcomes[i] = run_case(values[i], s_, r, scratch(i));
         } catch (const std::exception& e) {
           errors[i] = e.what();
         }
       });
       for (std::size_t i = 0; i < n; ++i) {
         if (!errors[i].empty()) {
-          report.error = errors[i];
+          report_.error = errors[i];
           return -1;
         }
         counted();
@@ -315,78 +336,85 @@ SearchReport search(const SearchSettings& s, const std::vector<RedisSession*>& r
       }
     }
     return -1;
-  };
+  }
 
-  // The cases, generated up front from the seed (cheap next to running them): a case's size grows
-  // with its index, as RapidCheck's do; cases outside the preconditions are discarded.
-  constexpr int kMaxSize = 100, kMaxDiscardRatio = 10;
-  rc::Random random(s.seed);
-  const rc::Gen<GenCase> gen = gen_case(g);
-  std::optional<rc::Shrinkable<GenCase>> first;
-  for (int k = 0; k < s.cases && !first && report.error.empty();) {
-    std::vector<rc::Shrinkable<GenCase>> batch;
-    while (batch.size() < workers.size() && k + static_cast<int>(batch.size()) < s.cases) {
-      const int size = s.cases > 1 ? (k + static_cast<int>(batch.size())) * kMaxSize / (s.cases - 1) : kMaxSize;
-      rc::Shrinkable<GenCase> c = gen(random.split(), std::min(size, kMaxSize));
-      // normalize() already keeps cases inside the preconditions; this guards that guard.
-      if (!meets(c.value(), g)) {
-        if (++report.discarded > kMaxDiscardRatio * s.cases) {
-          report.error = "gave up: more than " + std::to_string(kMaxDiscardRatio) + " discarded cases per case run";
-          return report;
+  // The cases, generated from the seed one batch ahead of running them (cheap next to running
+  // them): a case's size grows with its index, as RapidCheck's do; cases outside the
+  // preconditions are discarded. The first that breaks a property, or nothing.
+  std::optional<rc::Shrinkable<GenCase>> find_first_failure() {
+    constexpr int kMaxSize = 100, kMaxDiscardRatio = 10;
+    rc::Random random(s_.seed);
+    const rc::Gen<GenCase> gen = gen_case(gen_);
+    for (int k = 0; k < s_.cases && report_.error.empty();) {
+      std::vector<rc::Shrinkable<GenCase>> batch;
+      while (batch.size() < workers_.size() && k + static_cast<int>(batch.size()) < s_.cases) {
+        const int size = s_.cases > 1 ? (k + static_cast<int>(batch.size())) * kMaxSize / (s_.cases - 1) : kMaxSize;
+        rc::Shrinkable<GenCase> c = gen(random.split(), std::min(size, kMaxSize));
+        // normalize() already keeps cases inside the preconditions; this guards that guard.
+        if (!meets(c.value(), gen_)) {
+          if (++report_.discarded > kMaxDiscardRatio * s_.cases) {
+            report_.error = "gave up: more than " + std::to_string(kMaxDiscardRatio) + " discarded cases per case run";
+            return std::nullopt;
+          }
+          continue;
         }
-        continue;
+        batch.push_back(std::move(c));
       }
-      batch.push_back(std::move(c));
+      CaseOutcome outcome;
+      const long at = first_failing(batch, [](const CaseOutcome& o) { return o.violation != Violation::none; },
+                                    [&] { ++report_.cases_run; }, outcome);
+      k += static_cast<int>(batch.size());
+      if (at < 0) continue;
+      report_.first = batch[static_cast<std::size_t>(at)].value();
+      report_.first_failure_case = report_.cases_run;
+      report_.seconds_to_first_failure = watch_.seconds();
+      report_.violation = outcome.violation;
+      report_.minimal = report_.first;
+      report_.minimal_outcome = std::move(outcome);
+      return batch[static_cast<std::size_t>(at)];
     }
-    CaseOutcome outcome;
-    const long at = first_failing(batch, [](const CaseOutcome& o) { return o.violation != Violation::none; },
-                                  [&] { ++report.cases_run; }, outcome);
-    k += static_cast<int>(batch.size());
-    if (at < 0) continue;
-    first = batch[static_cast<std::size_t>(at)];
-    report.first = first->value();
-    report.first_failure_case = report.cases_run;
-    report.seconds_to_first_failure = watch.seconds();
-    report.violation = outcome.violation;
-    report.minimal = report.first;
-    report.minimal_outcome = std::move(outcome);
-  }
-  if (!report.error.empty() || !first) {
-    report.seconds = watch.seconds();
-    if (s.progress) std::cerr << "\r\033[K" << std::flush;
-    if (report.error.empty())
-      for (std::size_t job = 0; job < redis.size(); ++job) fs::remove_all(scratch(job));
-    return report;
+    return std::nullopt;
   }
 
-  // Shrinking: towards the property first broken, not another one.
-  const auto same = [&](const CaseOutcome& o) { return o.violation == report.violation; };
-  for (rc::Shrinkable<GenCase> current = *first;;) {
-    std::vector<rc::Shrinkable<GenCase>> shrinks;
-    auto seq = current.shrinks();
-    while (auto next = seq.next()) shrinks.push_back(std::move(*next));
-    CaseOutcome outcome;
-    const long at = first_failing(shrinks, same, [&] { ++report.shrink_tries; }, outcome);
-    if (!report.error.empty()) return report;
-    if (at < 0) break;
-    ++report.shrink_steps;
-    current = shrinks[static_cast<std::size_t>(at)];
-    report.minimal = current.value();
-    report.minimal_outcome = std::move(outcome);
+  // Greedy shrinking towards the property first broken, not another one.
+  void shrink(rc::Shrinkable<GenCase> current) {
+    const auto same = [&](const CaseOutcome& o) { return o.violation == report_.violation; };
+    for (;;) {
+      std::vector<rc::Shrinkable<GenCase>> shrinks;
+      auto seq = current.shrinks();
+      while (auto next = seq.next()) shrinks.push_back(std::move(*next));
+      CaseOutcome outcome;
+      const long at = first_failing(shrinks, same, [&] { ++report_.shrink_tries; }, outcome);
+      if (at < 0) return;
+      ++report_.shrink_steps;
+      current = shrinks[static_cast<std::size_t>(at)];
+      report_.minimal = current.value();
+      report_.minimal_outcome = std::move(outcome);
+    }
   }
-  report.seconds = watch.seconds();
-  if (s.progress) std::cerr << "\r\033[K" << std::flush;
 
-  report.found = true;
-  // The recorded case must still fail when run alone: virtual mode is deterministic.
-  RedisSession& main_redis = *redis.front();
-  const CaseOutcome again = run_case(report.minimal, s, main_redis, scratch(0));
-  if (again.violation != report.violation)
-    report.error = "the shrunk case did not fail again when re-run alone (" + std::string(to_string(again.violation)) + ")";
-  for (std::size_t job = 0; job < redis.size(); ++job) fs::remove_all(scratch(job));
-  report.counterexample = write_counterexample(s, report);
-  report.replay_failed = replay_fails(report.counterexample, s.out, main_redis);
-  return report;
-}
+  // The recorded case must still fail when run alone (virtual mode is deterministic); then it is
+  // written as a scenario to replay.
+  void confirm_and_write() {
+    report_.found = true;
+    const CaseOutcome again = run_case(report_.minimal, s_, *redis_.front(), scratch(0));
+    if (again.violation != report_.violation)
+      report_.error =
+          "the shrunk case did not fail again when re-run alone (" + std::string(to_string(again.violation)) + ")";
+    report_.counterexample = write_counterexample(s_, report_);
+  }
+
+  const SearchSettings& s_;
+  const std::vector<RedisSession*>& redis_;
+  const GenSettings gen_;
+  Workers workers_;
+  SearchReport report_;
+  Stopwatch watch_;
+  double last_progress_ = -1;
+};
+
+}  // namespace
+
+SearchReport search(const SearchSettings& s, const std::vector<RedisSession*>& redis) { return Search(s, redis).run(); }
 
 }  // namespace semsim
