@@ -97,6 +97,80 @@ std::vector<PlannedRun> plan_runs(const RunOptions& base, const std::vector<std:
   return runs;
 }
 
+// What a compare command line asks for.
+struct CompareRequest {
+  RunOptions base;
+  std::vector<std::string> variants;
+  Sweep sweep;
+  int seeds = 5;
+  int jobs = 1;
+};
+
+int parse_count(const std::string& option, const std::string& text, long long hi) {
+  try {
+    return static_cast<int>(parse_integer(text, 1, hi));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("--" + option + " " + text + ": " + e.what());
+  }
+}
+
+// Throws std::invalid_argument naming the option at fault.
+CompareRequest read_request(const po::variables_map& vm) {
+  CompareRequest r;
+  r.base = run_options_from(vm);
+  if (vm["out"].defaulted()) r.base.out = "semsim-out/compare";
+  r.variants = split_list(vm["variants"].as<std::string>());
+  const int given = static_cast<int>(vm.count("sweep") + vm.count("skews") + vm.count("delays") + vm.count("clients-sweep"));
+  if (given != 1)
+    throw std::invalid_argument("give exactly one of --sweep NAME=V1,V2,..., --skews, --delays, --clients-sweep"
+                                " (a sweep of two parameters at once is not supported)");
+  if (vm.count("sweep")) {
+    const std::string text = vm["sweep"].as<std::string>();
+    const std::size_t eq = text.find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("--sweep " + text + ": write NAME=V1,V2,...");
+    r.sweep = parse_sweep(text.substr(0, eq), text.substr(eq + 1), "--sweep " + text);
+  }
+  // The shorthands of --sweep skew=..., delay=..., clients=...
+  for (const auto& [option, name] : {std::pair{"skews", "skew"}, {"delays", "delay"}, {"clients-sweep", "clients"}})
+    if (vm.count(option)) {
+      const std::string values = vm[option].as<std::string>();
+      r.sweep = parse_sweep(name, values, std::string("--") + option + " " + values);
+    }
+  if (r.variants.empty()) throw std::invalid_argument("--variants: nothing to compare");
+  for (auto it = r.variants.begin(); it != r.variants.end(); ++it)
+    if (std::find(r.variants.begin(), it, *it) != it) throw std::invalid_argument("--variants: " + *it + " is given twice");
+  const std::string seeds_text = vm["seeds"].as<std::string>();
+  r.seeds = parse_count("seeds", seeds_text, 10'000);
+  r.jobs = parse_count("jobs", vm["jobs"].as<std::string>(), 1024);
+  if (r.base.seed > static_cast<std::uint64_t>(INT64_MAX) - static_cast<std::uint64_t>(r.seeds - 1))
+    throw std::invalid_argument("--seed " + std::to_string(r.base.seed) + " with --seeds " + seeds_text +
+                                ": the last seed would pass " + std::to_string(INT64_MAX));
+  return r;
+}
+
+// Writes `path`: a header line and one line per item; throws if it cannot.
+template <typename Items, typename Row>
+void write_csv(const std::string& path, const std::string& header, const Items& items, Row row) {
+  std::ofstream csv(path);
+  csv << header << "\n";
+  for (const auto& item : items) csv << row(item) << "\n";
+  check_written(csv, path);
+}
+
+// The options every run of the sweep shares: run.ini's lines but for those the sweep varies.
+std::string common_options(const RunOptions& base, const std::string& parameter) {
+  std::ostringstream ini;
+  write_run_ini(ini, base);
+  std::string common;
+  std::istringstream lines(ini.str());
+  for (std::string line; std::getline(lines, line);) {
+    const std::string key = line.substr(0, line.find(" ="));
+    if (key == "variant" || key == "seed" || key == parameter || (key == "mode" && !base.mode_given)) continue;
+    common += line + "\n";
+  }
+  return common;
+}
+
 }  // namespace
 
 int compare_command(int argc, char** argv) {
@@ -115,11 +189,7 @@ int compare_command(int argc, char** argv) {
       "runs at a time (1..1024), each on its own Redis; the results do not depend on it");
   po::options_description all;
   all.add(general).add(run_options_description());
-  RunOptions base;
-  std::vector<std::string> variants;
-  Sweep sweep;
-  int seeds = 5;
-  int jobs = 1;
+  CompareRequest request;
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
@@ -128,62 +198,25 @@ int compare_command(int argc, char** argv) {
       std::cout << all << "\n";
       return kExitOk;
     }
-    base = run_options_from(vm);
-    if (vm["out"].defaulted()) base.out = "semsim-out/compare";
-    variants = split_list(vm["variants"].as<std::string>());
-    const int given = static_cast<int>(vm.count("sweep") + vm.count("skews") + vm.count("delays") + vm.count("clients-sweep"));
-    if (given != 1)
-      throw std::invalid_argument("give exactly one of --sweep NAME=V1,V2,..., --skews, --delays, --clients-sweep"
-                                  " (a sweep of two parameters at once is not supported)");
-    if (vm.count("sweep")) {
-      const std::string text = vm["sweep"].as<std::string>();
-      const std::size_t eq = text.find('=');
-      if (eq == std::string::npos) throw std::invalid_argument("--sweep " + text + ": write NAME=V1,V2,...");
-      sweep = parse_sweep(text.substr(0, eq), text.substr(eq + 1), "--sweep " + text);
-    }
-    // The shorthands of --sweep skew=..., delay=..., clients=...
-    for (const auto& [option, name] : {std::pair{"skews", "skew"}, {"delays", "delay"}, {"clients-sweep", "clients"}})
-      if (vm.count(option)) {
-        const std::string values = vm[option].as<std::string>();
-        sweep = parse_sweep(name, values, std::string("--") + option + " " + values);
-      }
-    if (variants.empty()) throw std::invalid_argument("--variants: nothing to compare");
-    for (std::size_t i = 0; i < variants.size(); ++i)
-      if (std::find(variants.begin(), variants.begin() + static_cast<std::ptrdiff_t>(i), variants[i]) !=
-          variants.begin() + static_cast<std::ptrdiff_t>(i))
-        throw std::invalid_argument("--variants: " + variants[i] + " is given twice");
-    const std::string seeds_text = vm["seeds"].as<std::string>();
-    try {
-      seeds = static_cast<int>(parse_integer(seeds_text, 1, 10'000));
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument("--seeds " + seeds_text + ": " + e.what());
-    }
-    const std::string jobs_text = vm["jobs"].as<std::string>();
-    try {
-      jobs = static_cast<int>(parse_integer(jobs_text, 1, 1024));
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument("--jobs " + jobs_text + ": " + e.what());
-    }
-    if (base.seed > static_cast<std::uint64_t>(INT64_MAX) - static_cast<std::uint64_t>(seeds - 1))
-      throw std::invalid_argument("--seed " + std::to_string(base.seed) + " with --seeds " + seeds_text +
-                                  ": the last seed would pass " + std::to_string(INT64_MAX));
+    request = read_request(vm);
   } catch (const std::exception& e) {
     std::cerr << "semsim compare: " << e.what() << "\n";
     return kExitBadInput;
   }
+  const RunOptions& base = request.base;
 
   install_interrupt_handlers();
   try {
-    const std::vector<PlannedRun> plan = plan_runs(base, variants, sweep, seeds);
+    const std::vector<PlannedRun> plan = plan_runs(base, request.variants, request.sweep, request.seeds);
     fs::create_directories(base.out);
     std::vector<RunOptions> options;
     for (const PlannedRun& r : plan) options.push_back(r.options);
-    const std::string& parameter = sweep.name();
+    const std::string& parameter = request.sweep.name();
     const auto said = [&](std::size_t i) {
       return plan[i].variant + " " + parameter + "=" + plan[i].value->label + " seed " + std::to_string(plan[i].options.seed);
     };
-    const SweepOutputs ran = run_all(options, jobs, base.redis_url, [&](std::size_t i, const RunOutput& run, std::size_t done,
-                                                                    double seconds_left) {
+    const SweepOutputs ran = run_all(options, request.jobs, base.redis_url, [&](std::size_t i, const RunOutput& run,
+                                                                            std::size_t done, double seconds_left) {
       if (!run.result.completed) return;  // said below, once the sweep has stopped
       std::cout << "[" << done << "/" << plan.size() << "] " << said(i) << ": over_admission " << run.summary.over_admission
                 << ", granted " << run.summary.granted << ", fifo_inversions " << run.summary.fifo_inversions;
@@ -201,32 +234,17 @@ int compare_command(int argc, char** argv) {
     for (std::size_t i = 0; i < plan.size(); ++i) results.push_back({plan[i].variant, plan[i].value->x, outputs[i]->summary});
 
     const std::string csv_path = (fs::path(base.out) / ("compare_" + parameter + ".csv")).string();
-    std::ofstream csv(csv_path);
-    csv << sweep_csv_header() << "\n";
-    for (const SweepRun& r : results) csv << sweep_csv_row(parameter, r.value, r.summary) << "\n";
-    check_written(csv, csv_path);
-    csv.close();
-
+    write_csv(csv_path, sweep_csv_header(), results,
+              [&](const SweepRun& r) { return sweep_csv_row(parameter, r.value, r.summary); });
     const std::vector<PointStat> stats = sweep_stats(results);
     const std::string stats_path = (fs::path(base.out) / ("compare_" + parameter + "_stats.csv")).string();
-    std::ofstream stats_csv(stats_path);
-    stats_csv << sweep_stats_csv_header() << "\n";
-    for (const PointStat& s : stats) stats_csv << sweep_stats_csv_row(parameter, s) << "\n";
-    check_written(stats_csv, stats_path);
-    stats_csv.close();
+    write_csv(stats_path, sweep_stats_csv_header(), stats,
+              [&](const PointStat& s) { return sweep_stats_csv_row(parameter, s); });
 
-    const bool charts = base.charts && draw_comparison_charts(stats, sweep.in_ms() ? parameter + " (ms)" : parameter, base.out, std::cerr);
-    // The options every run shares: run.ini's lines but for those the sweep varies.
-    std::ostringstream ini;
-    write_run_ini(ini, base);
-    std::string common;
-    std::istringstream lines(ini.str());
-    for (std::string line; std::getline(lines, line);) {
-      const std::string key = line.substr(0, line.find(" ="));
-      if (key == "variant" || key == "seed" || key == parameter || (key == "mode" && !base.mode_given)) continue;
-      common += line + "\n";
-    }
-    const SweepReport report{parameter, sweep.in_ms(), command_line(argc, argv), version(), ran.redis, common, seeds, base.seed, charts, stats};
+    const bool in_ms = request.sweep.in_ms();
+    const bool charts = base.charts && draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, base.out, std::cerr);
+    const SweepReport report{parameter, in_ms, command_line(argc, argv), version(), ran.redis,
+                             common_options(base, parameter), request.seeds, base.seed, charts, stats};
     write_sweep_report(base.out, report);
     std::cout << "sweep: " << csv_path << "\nstatistics: " << stats_path << "\nreport: "
               << (fs::path(base.out) / "report.html").string() << "\n";
