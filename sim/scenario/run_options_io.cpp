@@ -1,13 +1,18 @@
 #include "sim/scenario/run_options_io.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <iomanip>
 #include <locale>
+#include <optional>
+#include <ostream>
 #include <set>
 #include <sstream>
-#include <ostream>
 #include <stdexcept>
+#include <type_traits>
+#include <vector>
 
 #include <boost/program_options.hpp>
 
@@ -18,88 +23,7 @@ namespace semsim {
 
 namespace po = boost::program_options;
 
-po::options_description run_options_description() {
-  const RunOptions d;
-  po::options_description o("Run options (durations: 10ms, 1.5s, 2m, at most 100 hours either way; distributions: "
-                            "fixed:D, uniform:D1..D2, normal:MEAN,SD, exp:MEAN; delays, holds, think times and "
-                            "pauses are never negative; drift at most 1e6 ppm either way)");
-  const auto text = [](std::string def) { return po::value<std::string>()->default_value(def); };
-  o.add_options()
-    ("variant", text(default_variant().name), "semaphore variant (see `semsim run --list-variants`), or script:FILE.ini")
-    ("clients", text(std::to_string(d.clients)), "number of simulated clients (1..1000000)")
-    ("limit", text(std::to_string(d.limit)), "permits: how many may hold at once (1..1000000)")
-    ("duration", text(format_duration(d.duration)), "true (simulated) time the run lasts")
-    ("timeout", text(format_duration(d.timeout)), "the semaphore's timeout: how long a permit lives unrefreshed")
-    ("hold", text(d.hold.text()), "how long a holder keeps its permit (distribution)")
-    ("think", text(d.think.text()), "pause between a client's attempts (distribution)")
-    ("skew", text(d.skew.text()), "each client's clock offset (distribution over clients)")
-    ("drift", text(d.drift_ppm.text()), "each client's clock drift in ppm (distribution over clients, plain numbers)")
-    ("delay", text(d.delay.text()), "network delay of each message, each direction (distribution)")
-    ("delay-out", po::value<std::string>(), "delay client -> Redis (overrides --delay)")
-    ("delay-in", po::value<std::string>(), "delay Redis -> client (overrides --delay)")
-    ("spike-probability", text("0"), "chance that a message gets an extra delay spike (0..1)")
-    ("spike", text(d.spike.text()), "the extra delay of a spike (distribution)")
-    ("refresh-every", text(format_duration(d.refresh_every)), "holders refresh this often (0: never)")
-    ("retries", text(std::to_string(d.retries)), "further tries after a refused acquire")
-    ("retry-delay", text(d.retry_delay.text()), "wait before each retry (distribution)")
-    ("pause-rate", text("0"), "client pauses (GC-like stops) per client per second")
-    ("pause-length", text(d.pause_length.text()), "how long a pause lasts (distribution)")
-    ("crash-rate", text("0"), "client crashes per client per second")
-    ("restart-rate", text("0"), "redis_restart faults per second (embedded Redis)")
-    ("disconnect-rate", text("0"), "disconnect faults (every connection drops) per second")
-    ("redis-pause-rate", text("0"), "redis_pause faults per second")
-    ("redis-pause-length", text(d.redis_pause_length.text()), "how long Redis pauses (distribution)")
-    ("sample-every", text(format_duration(d.sample_every)), "read the admission set from Redis this often and "
-                                                             "compare with what clients believe (0: never)")
-    ("lock-timeout", text(format_duration(d.lock_timeout)), "TTL of the lock (variants under a lock)")
-    ("lock-acquire-timeout", text(format_duration(d.lock_acquire_timeout)), "how long to retry the lock")
-    ("server-skew", text(format_duration(d.server_skew)), "Redis's clock offset from true time (signed)")
-    ("server-drift", text("0"), "Redis's clock drift in ppm (signed, at most 1e6)")
-    ("replicas", text("0"), "real replicas of the embedded Redis (0..5): what a failover promotes")
-    ("topology", text("single"), "single: the embedded primary and --replicas; sentinel: a primary, two replicas and "
-                                 "three redis-sentinel processes that elect a new primary when a failover kills it "
-                                 "(real time: paced mode)")
-    ("sentinel", po::value<std::string>(), "host:port,...: find the primary of your Redis through these sentinels "
-                                           "(with --master; instead of --redis)")
-    ("master", po::value<std::string>(), "the master name the sentinels watch (with --sentinel)")
-    ("persistence", text("none"), "the embedded primary's persistence: none|aof-everysec|aof-always (what a "
-                                  "redis_restart keeps)")
-    ("maxmemory", text("0"), "the embedded Redis's memory limit in bytes (0: none)")
-    ("maxmemory-policy", text(d.server.maxmemory_policy), "what it evicts at the limit: noeviction, allkeys-lru, "
-                                                         "allkeys-lfu, allkeys-random, volatile-lru, volatile-lfu, "
-                                                         "volatile-random, volatile-ttl")
-    ("fill-memory", po::bool_switch(), "before the clients start, fill the embedded Redis up to --maxmemory with "
-                                       "unrelated keys (no TTL) under the run's prefix, so that the run's writes evict")
-    ("command-timeout", text(format_duration(d.command_timeout)), "real time Redis has to answer: then the operations in "
-                                                                  "flight end as info, a script still running on the "
-                                                                  "embedded server is killed, and the run stops")
-    ("seed", text(std::to_string(d.seed)), "the run seed: same seed, same history (virtual mode)")
-    ("mode", po::value<std::string>(), "virtual|paced (default: virtual, or paced for variants that rest on Redis's clock)")
-    ("clients-file", po::value<std::string>(), "per-client table: client,skew,drift_ppm,delay_out,delay_in")
-    ("actions-file", po::value<std::string>(), "scripted actions: at,client,action,arg")
-    ("redis", po::value<std::string>(), "redis://[user@]host:port[/db] or unix:///path (default: an embedded server); "
-                                        "password from SEMSIM_REDIS_PASSWORD")
-    ("out", text(d.out), "output folder (history.csv, summary.csv, run.ini, charts)")
-    ("no-charts", po::bool_switch(), "do not draw charts")
-    ("no-pipeline", po::bool_switch(), "virtual mode: send each instant's requests on their own and wait for the "
-                                       "replies, instead of pipelining every request that nothing pending can "
-                                       "precede (same history, slower; for comparison)");
-  return o;
-}
-
 namespace {
-
-std::string get(const po::variables_map& vm, const char* name) { return vm[name].as<std::string>(); }
-
-template <typename F>
-auto convert(const char* name, const std::string& value, F f) {
-  try {
-    return f(value);
-  } catch (const std::exception& e) {
-    throw std::invalid_argument(std::string("--") + name + "=" + value + ": " + e.what());
-  }
-}
-
 
 // A number in [-bound, bound].
 double parse_fraction_signed(const std::string& s, double bound) {
@@ -140,12 +64,390 @@ Micros parse_nonnegative_duration(const std::string& s) {
   return d;
 }
 
+// Delays, holds, think times and pauses are lengths of time: none of them can be negative.
+Distribution parse_length(const std::string& s) {
+  Distribution d = Distribution::parse(s);
+  if (d.negative()) throw std::invalid_argument("'" + s + "': a length of time must not be negative");
+  return d;
+}
+
+Persistence parse_persistence(const std::string& s) {
+  const auto p = persistence_from_string(s);
+  if (!p) throw std::invalid_argument("use none, aof-everysec or aof-always");
+  return *p;
+}
+
+std::string parse_maxmemory_policy(const std::string& s) {
+  static const std::set<std::string> policies = {"noeviction",   "allkeys-lru",  "allkeys-lfu",     "allkeys-random",
+                                                 "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl"};
+  if (!policies.count(s)) throw std::invalid_argument("not a Redis maxmemory policy");
+  return s;
+}
+
+Micros parse_command_timeout(const std::string& s) {
+  const Micros d = parse_duration(s);
+  if (d < Micros(1000)) throw std::invalid_argument("must be at least 1ms");
+  return d;
+}
+
+// true: sentinel.
+bool parse_topology(const std::string& s) {
+  if (s != "single" && s != "sentinel") throw std::invalid_argument("use single or sentinel");
+  return s == "sentinel";
+}
+
+// Rates and probabilities come back exactly, whatever the global locale.
+std::string format_number(double v) {
+  std::ostringstream out;
+  out.imbue(std::locale::classic());
+  out << std::setprecision(17) << v;
+  return out.str();
+}
+
 std::string resolve(const std::string& path, const std::string& base_dir) {
   if (path.empty() || base_dir.empty() || std::filesystem::path(path).is_absolute()) return path;
   return (std::filesystem::path(base_dir) / path).lexically_normal().string();
 }
 
+// Paths absolute: run.ini is replayed from the output folder, not from where the run started.
+std::string absolute(const std::string& path) { return std::filesystem::absolute(path).string(); }
+
+// One run option, said once: --help shows its name, help and default; run_options_from reads its
+// text into RunOptions; write_run_ini writes it back as that text, so that run.ini replays the run.
+struct RunOption {
+  enum class Value {
+    with_default,     // text; --help's default is what run.ini writes for a default RunOptions
+    without_default,  // text, absent unless given
+    flag,             // a switch (bool_switch): given or not
+  };
+  std::string name;
+  std::string help;
+  // Throws saying what is wrong with the text; run_options_from puts "--NAME=TEXT: " before it.
+  // Empty: read in a named step of run_options_from, with the options it goes with.
+  std::function<void(RunOptions&, const std::string& text, const std::string& base_dir)> read = nullptr;
+  // nullopt: not written for this run. Empty: never written (the entry says why).
+  std::function<std::optional<std::string>(const RunOptions&)> write = nullptr;
+  Value value = Value::with_default;
+  // Where --help's default is not what run.ini writes for a default RunOptions.
+  std::optional<std::string> default_text = std::nullopt;
+  // run.ini's order is older than this option's place in --help: run.ini has it right after this one.
+  const char* written_after = nullptr;
+};
+
+// The factories below take a member pointer of RunOptions, or this for a member of its ServerSetup.
+template <typename T>
+auto server_field(T ServerSetup::*member) {
+  return [member](auto& o) -> auto& { return o.server.*member; };
+}
+
+template <typename Field>
+using FieldType = std::remove_cvref_t<std::invoke_result_t<Field, RunOptions&>>;
+
+// An option that is one field: parsed into it, formatted from it.
+template <typename Field, typename Parse, typename Format>
+RunOption field_option(const char* name, Field field, Parse parse, Format format, const char* help) {
+  return {.name = name,
+          .help = help,
+          .read = [field, parse](RunOptions& o, const std::string& text, const std::string&) {
+            std::invoke(field, o) = static_cast<FieldType<Field>>(parse(text));
+          },
+          .write = [field, format](const RunOptions& o) -> std::optional<std::string> {
+            return std::string(std::invoke(format, std::invoke(field, o)));
+          }};
+}
+
+template <typename Field>
+RunOption nonnegative_duration(const char* name, Field field, const char* help) {
+  return field_option(name, field, parse_nonnegative_duration, format_duration, help);
+}
+
+template <typename Field>
+RunOption signed_duration(const char* name, Field field, const char* help) {
+  return field_option(name, field, parse_duration, format_duration, help);
+}
+
+template <typename Field>
+RunOption distribution(const char* name, Field field, const char* help,
+                       Distribution::Unit unit = Distribution::Unit::duration) {
+  const auto parse = [unit](const std::string& s) { return Distribution::parse(s, unit); };
+  return field_option(name, field, parse, &Distribution::text, help);
+}
+
+template <typename Field>
+RunOption length(const char* name, Field field, const char* help) {
+  return field_option(name, field, parse_length, &Distribution::text, help);
+}
+
+// A length of time that overrides another when given (--delay-out, --delay-in).
+RunOption overriding_length(const char* name, std::optional<Distribution> RunOptions::*field, const char* help) {
+  return {.name = name,
+          .help = help,
+          .read = [field](RunOptions& o, const std::string& text, const std::string&) {
+            o.*field = parse_length(text);
+          },
+          .write = [field](const RunOptions& o) -> std::optional<std::string> {
+            if (!(o.*field)) return std::nullopt;
+            return (o.*field)->text();
+          },
+          .value = RunOption::Value::without_default};
+}
+
+template <typename Field>
+RunOption integer(const char* name, Field field, long long lo, long long hi, const char* help) {
+  const auto parse = [lo, hi](const std::string& s) { return parse_integer(s, lo, hi); };
+  return field_option(name, field, parse, [](auto n) { return std::to_string(n); }, help);
+}
+
+// A number in [0, hi].
+template <typename Field>
+RunOption fraction(const char* name, Field field, double hi, const char* help) {
+  const auto parse = [hi](const std::string& s) { return parse_fraction(s, hi); };
+  return field_option(name, field, parse, format_number, help);
+}
+
+// A number in [-bound, bound].
+template <typename Field>
+RunOption signed_fraction(const char* name, Field field, double bound, const char* help) {
+  const auto parse = [bound](const std::string& s) { return parse_fraction_signed(s, bound); };
+  return field_option(name, field, parse, format_number, help);
+}
+
+RunOption flag(const char* name, bool RunOptions::*field, const char* help) {
+  return {.name = name,
+          .help = help,
+          .read = [field](RunOptions& o, const std::string& text, const std::string&) { o.*field = text == "true"; },
+          .write = [field](const RunOptions& o) -> std::optional<std::string> { return o.*field ? "true" : "false"; },
+          .value = RunOption::Value::flag};
+}
+
+// --no-X: turns a field that is on by default off. run.ini says it only when given, as it always has.
+RunOption turns_off(const char* name, bool RunOptions::*field, const char* help) {
+  return {.name = name,
+          .help = help,
+          .read = [field](RunOptions& o, const std::string& text, const std::string&) { o.*field = text != "true"; },
+          .write = [field](const RunOptions& o) -> std::optional<std::string> {
+            if (o.*field) return std::nullopt;
+            return "true";
+          },
+          .value = RunOption::Value::flag};
+}
+
+// A file the run reads, relative to the scenario file that names it.
+RunOption input_file(const char* name, std::string RunOptions::*field, const char* help) {
+  return {.name = name,
+          .help = help,
+          .read = [field](RunOptions& o, const std::string& text, const std::string& base_dir) {
+            o.*field = resolve(text, base_dir);
+          },
+          .write = [field](const RunOptions& o) -> std::optional<std::string> {
+            if ((o.*field).empty()) return std::nullopt;
+            return absolute(o.*field);
+          },
+          .value = RunOption::Value::without_default};
+}
+
+RunOption never_written(RunOption option) {
+  option.write = nullptr;
+  return option;
+}
+
+RunOption written_after(const char* previous, RunOption option) {
+  option.written_after = previous;
+  return option;
+}
+
+// Every run option, in --help's order.
+const std::vector<RunOption>& run_option_table() {
+  using O = RunOptions;
+  using S = ServerSetup;
+  static const std::vector<RunOption> table = {
+    {.name = "variant",
+     .help = "semaphore variant (see `semsim run --list-variants`), or script:FILE.ini",
+     .read = [](O& o, const std::string& text, const std::string& base_dir) {
+       o.variant = text.rfind("script:", 0) == 0 ? "script:" + resolve(text.substr(7), base_dir) : text;
+     },
+     .write = [](const O& o) -> std::optional<std::string> {
+       return o.variant.rfind("script:", 0) == 0 ? "script:" + absolute(o.variant.substr(7)) : o.variant;
+     },
+     // RunOptions leaves the variant to the readers; the registry names the default.
+     .default_text = default_variant().name},
+    integer("clients", &O::clients, 1, kMaxClients, "number of simulated clients (1..1000000)"),
+    integer("limit", &O::limit, 1, 1'000'000, "permits: how many may hold at once (1..1000000)"),
+    nonnegative_duration("duration", &O::duration, "true (simulated) time the run lasts"),
+    nonnegative_duration("timeout", &O::timeout, "the semaphore's timeout: how long a permit lives unrefreshed"),
+    length("hold", &O::hold, "how long a holder keeps its permit (distribution)"),
+    length("think", &O::think, "pause between a client's attempts (distribution)"),
+    distribution("skew", &O::skew, "each client's clock offset (distribution over clients)"),
+    distribution("drift", &O::drift_ppm, "each client's clock drift in ppm (distribution over clients, plain numbers)",
+                 Distribution::Unit::number),
+    length("delay", &O::delay, "network delay of each message, each direction (distribution)"),
+    overriding_length("delay-out", &O::delay_out, "delay client -> Redis (overrides --delay)"),
+    overriding_length("delay-in", &O::delay_in, "delay Redis -> client (overrides --delay)"),
+    fraction("spike-probability", &O::spike_probability, 1, "chance that a message gets an extra delay spike (0..1)"),
+    length("spike", &O::spike, "the extra delay of a spike (distribution)"),
+    nonnegative_duration("refresh-every", &O::refresh_every, "holders refresh this often (0: never)"),
+    integer("retries", &O::retries, 0, 1'000'000, "further tries after a refused acquire"),
+    length("retry-delay", &O::retry_delay, "wait before each retry (distribution)"),
+    fraction("pause-rate", &O::pause_rate, 1e6, "client pauses (GC-like stops) per client per second"),
+    length("pause-length", &O::pause_length, "how long a pause lasts (distribution)"),
+    fraction("crash-rate", &O::crash_rate, 1e6, "client crashes per client per second"),
+    fraction("restart-rate", &O::restart_rate, 1000, "redis_restart faults per second (embedded Redis)"),
+    fraction("disconnect-rate", &O::disconnect_rate, 1000, "disconnect faults (every connection drops) per second"),
+    fraction("redis-pause-rate", &O::redis_pause_rate, 1000, "redis_pause faults per second"),
+    length("redis-pause-length", &O::redis_pause_length, "how long Redis pauses (distribution)"),
+    nonnegative_duration("sample-every", &O::sample_every, "read the admission set from Redis this often and "
+                                                           "compare with what clients believe (0: never)"),
+    nonnegative_duration("lock-timeout", &O::lock_timeout, "TTL of the lock (variants under a lock)"),
+    nonnegative_duration("lock-acquire-timeout", &O::lock_acquire_timeout, "how long to retry the lock"),
+    signed_duration("server-skew", &O::server_skew, "Redis's clock offset from true time (signed)"),
+    signed_fraction("server-drift", &O::server_drift_ppm, 1e6, "Redis's clock drift in ppm (signed, at most 1e6)"),
+    integer("replicas", server_field(&S::replicas), 0, 5, "real replicas of the embedded Redis (0..5): what a failover "
+                                                          "promotes"),
+    field_option("topology", server_field(&S::sentinel), parse_topology,
+                 [](bool sentinel) { return sentinel ? "sentinel" : "single"; },
+                 "single: the embedded primary and --replicas; sentinel: a primary, two replicas and three "
+                 "redis-sentinel processes that elect a new primary when a failover kills it (real time: paced mode)"),
+    // --sentinel and --master are read together in read_sentinel_address: the two make one address.
+    // Never written, as --redis: which Redis a replay runs against is the replaying command's to say.
+    {.name = "sentinel",
+     .help = "host:port,...: find the primary of your Redis through these sentinels (with --master; instead of "
+             "--redis)",
+     .value = RunOption::Value::without_default},
+    {.name = "master",
+     .help = "the master name the sentinels watch (with --sentinel)",
+     .value = RunOption::Value::without_default},
+    field_option("persistence", server_field(&S::persistence), parse_persistence,
+                 [](Persistence p) { return to_string(p); },
+                 "the embedded primary's persistence: none|aof-everysec|aof-always (what a redis_restart keeps)"),
+    integer("maxmemory", server_field(&S::maxmemory), 0, INT64_MAX,
+            "the embedded Redis's memory limit in bytes (0: none)"),
+    field_option("maxmemory-policy", server_field(&S::maxmemory_policy), parse_maxmemory_policy,
+                 std::identity(),
+                 "what it evicts at the limit: noeviction, allkeys-lru, allkeys-lfu, allkeys-random, volatile-lru, "
+                 "volatile-lfu, volatile-random, volatile-ttl"),
+    flag("fill-memory", &O::fill_memory, "before the clients start, fill the embedded Redis up to --maxmemory with "
+                                         "unrelated keys (no TTL) under the run's prefix, so that the run's writes "
+                                         "evict"),
+    written_after("lock-acquire-timeout",  // where run.ini has always had it
+                  field_option("command-timeout", &O::command_timeout, parse_command_timeout, format_duration,
+                               "real time Redis has to answer: then the operations in flight end as info, a script "
+                               "still running on the embedded server is killed, and the run stops")),
+    integer("seed", &O::seed, 0, INT64_MAX, "the run seed: same seed, same history (virtual mode)"),
+    {.name = "mode",
+     .help = "virtual|paced (default: virtual, or paced for variants that rest on Redis's clock)",
+     .read = [](O& o, const std::string& text, const std::string&) {
+       if (text == "virtual") o.mode = TimeMode::virtual_time;
+       else if (text == "paced") o.mode = TimeMode::paced;
+       else throw std::invalid_argument("use virtual or paced");
+       o.mode_given = true;
+     },
+     .write = [](const O& o) -> std::optional<std::string> { return to_string(o.mode); },
+     // No default in --help: it depends on the variant and the Redis (default_mode).
+     .value = RunOption::Value::without_default},
+    input_file("clients-file", &O::clients_file, "per-client table: client,skew,drift_ppm,delay_out,delay_in"),
+    input_file("actions-file", &O::actions_file, "scripted actions: at,client,action,arg"),
+    // Never written: which Redis a replay runs against is the replaying command's to say
+    // (semsim scenario --redis); a scenario file may not name one.
+    {.name = "redis",
+     .help = "redis://[user@]host:port[/db] or unix:///path (default: an embedded server); password from "
+             "SEMSIM_REDIS_PASSWORD",
+     .read = [](O& o, const std::string& text, const std::string&) { o.redis_url = text; },
+     .value = RunOption::Value::without_default},
+    // Never written: where a replay's files go is the replaying command's to say (semsim scenario
+    // --out); a scenario file may not set it.
+    {.name = "out",
+     .help = "output folder (history.csv, summary.csv, run.ini, charts)",
+     .read = [](O& o, const std::string& text, const std::string&) { o.out = text; },
+     .default_text = RunOptions{}.out},
+    // Never written: whether a replay draws charts is the replaying command's to say (semsim
+    // scenario --charts); a scenario file may not set it.
+    never_written(turns_off("no-charts", &O::charts, "do not draw charts")),
+    written_after("mode",  // where run.ini has always had it
+                  turns_off("no-pipeline", &O::pipeline,
+                            "virtual mode: send each instant's requests on their own and wait for the replies, instead "
+                            "of pipelining every request that nothing pending can precede (same history, slower; for "
+                            "comparison)")),
+  };
+  return table;
+}
+
+// run.ini's order: the table's, but for the options it writes elsewhere (written_after).
+std::vector<const RunOption*> run_ini_order() {
+  std::vector<const RunOption*> order;
+  for (const RunOption& option : run_option_table()) {
+    if (option.written_after) continue;
+    order.push_back(&option);
+    for (const RunOption& moved : run_option_table())
+      if (moved.written_after && option.name == moved.written_after) order.push_back(&moved);
+  }
+  return order;
+}
+
+// The text run_options_from reads: a switch's as run.ini writes it.
+std::string text_of(const RunOption& option, const po::variable_value& value) {
+  if (option.value == RunOption::Value::flag) return value.as<bool>() ? "true" : "false";
+  return value.as<std::string>();
+}
+
+// The named steps of run_options_from, after every option is read on its own.
+
+void give_sentinel_topology_its_replicas(RunOptions& o) {
+  if (o.server.sentinel) o.server.replicas = std::max(o.server.replicas, 2);
+}
+
+void read_sentinel_address(const po::variables_map& vm, RunOptions& o) {
+  if (vm.count("sentinel") != vm.count("master")) throw std::invalid_argument("--sentinel and --master go together");
+  if (!vm.count("sentinel")) return;
+  if (vm.count("redis")) throw std::invalid_argument("--sentinel finds the primary: not with --redis");
+  const std::string sentinels = vm["sentinel"].as<std::string>();
+  parse_sentinels(sentinels);  // bad entries are bad input now, not at connection time
+  o.redis_url = "sentinel://" + sentinels + "/" + vm["master"].as<std::string>();
+}
+
+void check_fill_memory_has_a_limit(const RunOptions& o) {
+  if (o.fill_memory && o.server.maxmemory == 0) throw std::invalid_argument("--fill-memory needs --maxmemory");
+}
+
+// Only --sentinel is refused here: --redis with these options is refused when its session opens
+// (RedisSession), in that message's words, as it always has been.
+void check_embedded_setup_without_sentinel(const po::variables_map& vm, const RunOptions& o) {
+  if (!o.server.is_default() && vm.count("sentinel"))
+    throw std::invalid_argument("--replicas, --topology, --persistence and --maxmemory set up the embedded Redis: not "
+                                "with --redis or --sentinel");
+}
+
+void choose_mode(const po::variables_map& vm, RunOptions& o) {
+  // Asked even when --mode is given: an unknown variant is bad input here, before any output exists.
+  const TimeMode variants_mode = default_mode(o.variant, !vm.count("redis") && !vm.count("sentinel"));
+  if (!o.mode_given) o.mode = variants_mode;
+  if (o.server.sentinel && o.mode == TimeMode::virtual_time) {
+    if (o.mode_given)
+      throw std::invalid_argument("--topology sentinel: the sentinels elect in real time; use --mode paced");
+    o.mode = TimeMode::paced;
+  }
+}
+
 }  // namespace
+
+po::options_description run_options_description() {
+  const RunOptions defaults;
+  po::options_description o("Run options (durations: 10ms, 1.5s, 2m, at most 100 hours either way; distributions: "
+                            "fixed:D, uniform:D1..D2, normal:MEAN,SD, exp:MEAN; delays, holds, think times and "
+                            "pauses are never negative; drift at most 1e6 ppm either way)");
+  for (const RunOption& option : run_option_table()) {
+    const po::value_semantic* value = nullptr;
+    switch (option.value) {
+      case RunOption::Value::with_default:
+        value = po::value<std::string>()->default_value(option.default_text ? *option.default_text
+                                                                            : *option.write(defaults));
+        break;
+      case RunOption::Value::without_default: value = po::value<std::string>(); break;
+      case RunOption::Value::flag: value = po::bool_switch(); break;
+    }
+    o.add_options()(option.name.c_str(), value, option.help.c_str());
+  }
+  return o;
+}
 
 TimeMode default_mode(const std::string& variant, bool embedded_redis) {
   // On a user's Redis, TTL keys and lock expiry live on its real clock: only paced time keeps
@@ -156,149 +458,28 @@ TimeMode default_mode(const std::string& variant, bool embedded_redis) {
 
 RunOptions run_options_from(const po::variables_map& vm, const std::string& base_dir) {
   RunOptions o;
-  o.variant = get(vm, "variant");
-  if (o.variant.rfind("script:", 0) == 0) o.variant = "script:" + resolve(o.variant.substr(7), base_dir);
-  o.clients = static_cast<int>(convert("clients", get(vm, "clients"), [](auto& s) { return parse_integer(s, 1, kMaxClients); }));
-  o.limit = static_cast<int>(convert("limit", get(vm, "limit"), [](auto& s) { return parse_integer(s, 1, 1'000'000); }));
-  o.duration = convert("duration", get(vm, "duration"), parse_nonnegative_duration);
-  o.timeout = convert("timeout", get(vm, "timeout"), parse_nonnegative_duration);
-  const auto dist = [&](const char* name) {
-    return convert(name, get(vm, name), [](auto& s) { return Distribution::parse(s); });
-  };
-  // Delays, holds, think times and pauses are lengths of time: none of them can be negative.
-  const auto length = [&](const char* name) {
-    return convert(name, get(vm, name), [](auto& s) {
-      Distribution d = Distribution::parse(s);
-      if (d.negative()) throw std::invalid_argument("'" + s + "': a length of time must not be negative");
-      return d;
-    });
-  };
-  o.hold = length("hold");
-  o.think = length("think");
-  o.skew = dist("skew");
-  o.drift_ppm = convert("drift", get(vm, "drift"), [](auto& s) { return Distribution::parse(s, Distribution::Unit::number); });
-  o.delay = length("delay");
-  if (vm.count("delay-out")) o.delay_out = length("delay-out");
-  if (vm.count("delay-in")) o.delay_in = length("delay-in");
-  o.spike_probability = convert("spike-probability", get(vm, "spike-probability"), [](auto& s) { return parse_fraction(s, 1); });
-  o.spike = length("spike");
-  o.refresh_every = convert("refresh-every", get(vm, "refresh-every"), parse_nonnegative_duration);
-  o.retries = static_cast<int>(convert("retries", get(vm, "retries"), [](auto& s) { return parse_integer(s, 0, 1'000'000); }));
-  o.retry_delay = length("retry-delay");
-  o.pause_rate = convert("pause-rate", get(vm, "pause-rate"), [](auto& s) { return parse_fraction(s, 1e6); });
-  o.pause_length = length("pause-length");
-  o.crash_rate = convert("crash-rate", get(vm, "crash-rate"), [](auto& s) { return parse_fraction(s, 1e6); });
-  o.restart_rate = convert("restart-rate", get(vm, "restart-rate"), [](auto& s) { return parse_fraction(s, 1000); });
-  o.disconnect_rate = convert("disconnect-rate", get(vm, "disconnect-rate"), [](auto& s) { return parse_fraction(s, 1000); });
-  o.redis_pause_rate = convert("redis-pause-rate", get(vm, "redis-pause-rate"), [](auto& s) { return parse_fraction(s, 1000); });
-  o.redis_pause_length = length("redis-pause-length");
-  o.sample_every = convert("sample-every", get(vm, "sample-every"), parse_nonnegative_duration);
-  o.lock_timeout = convert("lock-timeout", get(vm, "lock-timeout"), parse_nonnegative_duration);
-  o.lock_acquire_timeout = convert("lock-acquire-timeout", get(vm, "lock-acquire-timeout"), parse_nonnegative_duration);
-  o.server_skew = convert("server-skew", get(vm, "server-skew"), parse_duration);
-  o.server_drift_ppm = convert("server-drift", get(vm, "server-drift"), [](auto& s) { return parse_fraction_signed(s, 1e6); });
-  o.server.replicas = static_cast<int>(convert("replicas", get(vm, "replicas"), [](auto& s) { return parse_integer(s, 0, 5); }));
-  o.server.persistence = convert("persistence", get(vm, "persistence"), [](const std::string& s) {
-    const auto p = persistence_from_string(s);
-    if (!p) throw std::invalid_argument("use none, aof-everysec or aof-always");
-    return *p;
-  });
-  o.server.maxmemory = static_cast<std::uint64_t>(
-      convert("maxmemory", get(vm, "maxmemory"), [](auto& s) { return parse_integer(s, 0, INT64_MAX); }));
-  o.server.maxmemory_policy = convert("maxmemory-policy", get(vm, "maxmemory-policy"), [](const std::string& s) {
-    static const std::set<std::string> policies = {"noeviction",   "allkeys-lru",  "allkeys-lfu",     "allkeys-random",
-                                                   "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl"};
-    if (!policies.count(s)) throw std::invalid_argument("not a Redis maxmemory policy");
-    return s;
-  });
-  const std::string topology = get(vm, "topology");
-  if (topology != "single" && topology != "sentinel") throw std::invalid_argument("--topology=" + topology + ": use single or sentinel");
-  o.server.sentinel = topology == "sentinel";
-  if (o.server.sentinel) o.server.replicas = std::max(o.server.replicas, 2);
-  if (vm.count("sentinel") != vm.count("master")) throw std::invalid_argument("--sentinel and --master go together");
-  if (vm.count("sentinel")) {
-    if (vm.count("redis")) throw std::invalid_argument("--sentinel finds the primary: not with --redis");
-    parse_sentinels(get(vm, "sentinel"));  // bad entries are bad input now, not at connection time
-    o.redis_url = "sentinel://" + get(vm, "sentinel") + "/" + get(vm, "master");
+  for (const RunOption& option : run_option_table()) {
+    if (!option.read || !vm.count(option.name)) continue;
+    const std::string text = text_of(option, vm[option.name]);
+    try {
+      option.read(o, text, base_dir);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument("--" + option.name + "=" + text + ": " + e.what());
+    }
   }
-  o.fill_memory = vm.count("fill-memory") && vm["fill-memory"].as<bool>();
-  if (o.fill_memory && o.server.maxmemory == 0) throw std::invalid_argument("--fill-memory needs --maxmemory");
-  if (!o.server.is_default() && !o.redis_url.empty())
-    throw std::invalid_argument("--replicas, --topology, --persistence and --maxmemory set up the embedded Redis: not with "
-                                "--redis or --sentinel");
-  o.command_timeout = convert("command-timeout", get(vm, "command-timeout"), [](auto& s) {
-    const Micros d = parse_duration(s);
-    if (d < Micros(1000)) throw std::invalid_argument("must be at least 1ms");
-    return d;
-  });
-  o.seed = static_cast<std::uint64_t>(convert("seed", get(vm, "seed"), [](auto& s) { return parse_integer(s, 0, INT64_MAX); }));
-  o.mode = default_mode(o.variant, !vm.count("redis") && !vm.count("sentinel"));
-  if (vm.count("mode")) {
-    const std::string m = get(vm, "mode");
-    if (m == "virtual") o.mode = TimeMode::virtual_time;
-    else if (m == "paced") o.mode = TimeMode::paced;
-    else throw std::invalid_argument("--mode=" + m + ": use virtual or paced");
-    o.mode_given = true;
-  }
-  if (o.server.sentinel && o.mode == TimeMode::virtual_time) {
-    if (o.mode_given) throw std::invalid_argument("--topology sentinel: the sentinels elect in real time; use --mode paced");
-    o.mode = TimeMode::paced;
-  }
-  if (vm.count("clients-file")) o.clients_file = resolve(get(vm, "clients-file"), base_dir);
-  if (vm.count("actions-file")) o.actions_file = resolve(get(vm, "actions-file"), base_dir);
-  if (vm.count("redis")) o.redis_url = get(vm, "redis");
-  o.out = get(vm, "out");
-  o.charts = !(vm.count("no-charts") && vm["no-charts"].as<bool>());
-  o.pipeline = !(vm.count("no-pipeline") && vm["no-pipeline"].as<bool>());
+  give_sentinel_topology_its_replicas(o);
+  read_sentinel_address(vm, o);
+  check_fill_memory_has_a_limit(o);
+  check_embedded_setup_without_sentinel(vm, o);
+  choose_mode(vm, o);
   return o;
 }
 
 void write_run_ini(std::ostream& out, const RunOptions& o) {
-  // Paths absolute: run.ini is replayed from the output folder, not from where the run started.
-  const bool script = o.variant.rfind("script:", 0) == 0;
-  out.imbue(std::locale::classic());
-  out << std::setprecision(17);  // rates and probabilities come back exactly
-  out << "variant = " << (script ? "script:" + std::filesystem::absolute(o.variant.substr(7)).string() : o.variant) << "\n"
-      << "clients = " << o.clients << "\n"
-      << "limit = " << o.limit << "\n"
-      << "duration = " << format_duration(o.duration) << "\n"
-      << "timeout = " << format_duration(o.timeout) << "\n"
-      << "hold = " << o.hold.text() << "\n"
-      << "think = " << o.think.text() << "\n"
-      << "skew = " << o.skew.text() << "\n"
-      << "drift = " << o.drift_ppm.text() << "\n"
-      << "delay = " << o.delay.text() << "\n";
-  if (o.delay_out) out << "delay-out = " << o.delay_out->text() << "\n";
-  if (o.delay_in) out << "delay-in = " << o.delay_in->text() << "\n";
-  out << "spike-probability = " << o.spike_probability << "\n"
-      << "spike = " << o.spike.text() << "\n"
-      << "refresh-every = " << format_duration(o.refresh_every) << "\n"
-      << "retries = " << o.retries << "\n"
-      << "retry-delay = " << o.retry_delay.text() << "\n"
-      << "pause-rate = " << o.pause_rate << "\n"
-      << "pause-length = " << o.pause_length.text() << "\n"
-      << "crash-rate = " << o.crash_rate << "\n"
-      << "restart-rate = " << o.restart_rate << "\n"
-      << "disconnect-rate = " << o.disconnect_rate << "\n"
-      << "redis-pause-rate = " << o.redis_pause_rate << "\n"
-      << "redis-pause-length = " << o.redis_pause_length.text() << "\n"
-      << "sample-every = " << format_duration(o.sample_every) << "\n"
-      << "lock-timeout = " << format_duration(o.lock_timeout) << "\n"
-      << "lock-acquire-timeout = " << format_duration(o.lock_acquire_timeout) << "\n"
-      << "command-timeout = " << format_duration(o.command_timeout) << "\n"
-      << "server-skew = " << format_duration(o.server_skew) << "\n"
-      << "server-drift = " << o.server_drift_ppm << "\n"
-      << "replicas = " << o.server.replicas << "\n"
-      << "topology = " << (o.server.sentinel ? "sentinel" : "single") << "\n"
-      << "persistence = " << to_string(o.server.persistence) << "\n"
-      << "maxmemory = " << o.server.maxmemory << "\n"
-      << "maxmemory-policy = " << o.server.maxmemory_policy << "\n"
-      << "fill-memory = " << (o.fill_memory ? "true" : "false") << "\n"
-      << "seed = " << o.seed << "\n"
-      << "mode = " << to_string(o.mode) << "\n";
-  if (!o.pipeline) out << "no-pipeline = true\n";
-  if (!o.clients_file.empty()) out << "clients-file = " << std::filesystem::absolute(o.clients_file).string() << "\n";
-  if (!o.actions_file.empty()) out << "actions-file = " << std::filesystem::absolute(o.actions_file).string() << "\n";
+  static const std::vector<const RunOption*> order = run_ini_order();
+  for (const RunOption* option : order)
+    if (option->write)
+      if (const auto text = option->write(o)) out << option->name << " = " << *text << "\n";
 }
 
 }  // namespace semsim

@@ -1,6 +1,7 @@
 // Reading and writing run options: the options of `semsim run` (and of scenario files and
 // run.ini) as one Boost.Program_options description, their conversion with errors that name the
-// option, and run.ini.
+// option, and run.ini. Each option is declared once, in a table in run_options_io.cpp, from which
+// all three are made.
 #pragma once
 
 #include <iosfwd>

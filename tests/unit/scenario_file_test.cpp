@@ -1,10 +1,16 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
 
 #include "algorithms/registry.h"
 #include "sim/scenario/client_table.h"
+#include "sim/scenario/run_options_io.h"
 #include "sim/scenario/scenario.h"
 
 namespace semsim {
@@ -122,6 +128,177 @@ TEST(ScenarioFile, NegativeLengthsAndOverflowingDriftsAreRefused) {
 TEST(ScenarioFile, ALineHoldingBoostsPlaceholderIsRefusedAtOnce) {
   const auto path = scenario_file("placeholder.ini", "clients = 2\n%%%invalid_line%%%\n");
   EXPECT_NE(load_error(path).find(path + ":2: not a `key = value` line"), std::string::npos) << load_error(path);
+}
+
+namespace po = boost::program_options;
+using CommandLine = std::vector<std::pair<std::string, std::string>>;
+
+// run.ini as write_run_ini writes it for the options of this command line ("" after a name: a switch).
+std::string run_ini_of_command_line(const CommandLine& options) {
+  std::vector<std::string> args;
+  for (const auto& [name, value] : options) args.push_back("--" + name + (value.empty() ? "" : "=" + value));
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(run_options_description()).run(), vm);
+  po::notify(vm);
+  std::ostringstream ini;
+  write_run_ini(ini, run_options_from(vm));
+  return ini.str();
+}
+
+std::string run_ini_of_run_ini(const std::string& text) {
+  std::istringstream in(text);
+  po::variables_map vm;
+  po::store(po::parse_config_file(in, run_options_description()), vm);
+  po::notify(vm);
+  std::ostringstream ini;
+  write_run_ini(ini, run_options_from(vm));
+  return ini.str();
+}
+
+// run.ini's line for an option ("" when it has none).
+std::string line_of_option(const std::string& ini, const std::string& name) {
+  std::istringstream lines(ini);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(name + " = ", 0) == 0) return line;
+  return "";
+}
+
+// Where runs go and which Redis they use are the replaying command line's to say: never in run.ini.
+const std::set<std::string> kNeverWritten = {"redis", "sentinel", "master", "out", "no-charts"};
+
+// Every option run.ini carries, at a value other than its default, all in one consistent run
+// (--topology sentinel wants paced time; --fill-memory wants --maxmemory).
+const CommandLine kNonDefaults = {
+    {"variant", "script:" SEMSIM_SOURCE_DIR "/examples/lua-script/semaphore.ini"},
+    {"clients", "3"},
+    {"limit", "2"},
+    {"duration", "1500ms"},
+    {"timeout", "2s"},
+    {"hold", "uniform:1ms..3ms"},
+    {"think", "fixed:7ms"},
+    {"skew", "normal:0ms,1ms"},
+    {"drift", "uniform:-5..5"},
+    {"delay", "exp:1ms"},
+    {"delay-out", "fixed:2ms"},
+    {"delay-in", "fixed:3ms"},
+    {"spike-probability", "0.3"},
+    {"spike", "fixed:4ms"},
+    {"refresh-every", "5ms"},
+    {"retries", "3"},
+    {"retry-delay", "exp:2ms"},
+    {"pause-rate", "0.1"},
+    {"pause-length", "fixed:2ms"},
+    {"crash-rate", "0.123456789"},
+    {"restart-rate", "0.5"},
+    {"disconnect-rate", "0.25"},
+    {"redis-pause-rate", "1e-3"},
+    {"redis-pause-length", "fixed:7ms"},
+    {"sample-every", "0ms"},
+    {"lock-timeout", "2s"},
+    {"lock-acquire-timeout", "5ms"},
+    {"server-skew", "-3ms"},
+    {"server-drift", "-12.5"},
+    {"replicas", "3"},
+    {"topology", "sentinel"},
+    {"persistence", "aof-always"},
+    {"maxmemory", "10000000"},
+    {"maxmemory-policy", "allkeys-lru"},
+    {"fill-memory", ""},
+    {"command-timeout", "2s"},
+    {"seed", "42"},
+    {"mode", "paced"},
+    {"clients-file", "clients.csv"},  // relative: run.ini makes it absolute
+    {"actions-file", "actions.csv"},
+    {"no-pipeline", ""},
+};
+
+TEST(RunIni, ReadingRunIniBackWritesTheSameRunIniForEveryOption) {
+  std::set<std::string> covered(kNeverWritten);
+  for (const auto& [name, value] : kNonDefaults) covered.insert(name);
+  const po::options_description description = run_options_description();
+  for (const auto& option : description.options())
+    EXPECT_TRUE(covered.count(option->long_name()))
+        << "--" << option->long_name() << ": give it a non-default value here";
+
+  const std::string defaults = run_ini_of_command_line({});
+  const std::string written = run_ini_of_command_line(kNonDefaults);
+  for (const auto& [name, value] : kNonDefaults) {
+    EXPECT_NE(line_of_option(written, name), "") << "--" << name << " is not in run.ini:\n" << written;
+    EXPECT_NE(line_of_option(written, name), line_of_option(defaults, name))
+        << "--" << name << " is written as its default";
+  }
+  EXPECT_EQ(run_ini_of_run_ini(written), written);
+}
+
+TEST(RunIni, WhereRunsGoAndWhichRedisTheyUseAreNeverWritten) {
+  const std::string sentinel =
+      run_ini_of_command_line({{"sentinel", "localhost:26379"}, {"master", "m"}, {"out", "x"}, {"no-charts", ""}});
+  const std::string redis = run_ini_of_command_line({{"redis", "redis://localhost:6379"}});
+  for (const std::string& name : kNeverWritten) {
+    EXPECT_EQ(line_of_option(sentinel, name), "") << sentinel;
+    EXPECT_EQ(line_of_option(redis, name), "") << redis;
+  }
+}
+
+TEST(RunIni, EveryDefaultInHelpIsWhatRunIniWritesForARunGivenNoOptions) {
+  const std::string defaults = run_ini_of_command_line({});
+  const po::options_description description = run_options_description();
+  for (const auto& option : description.options()) {
+    boost::any value;
+    const bool shows_default = option->semantic()->apply_default(value) && option->semantic()->max_tokens() != 0;
+    if (!shows_default) continue;  // none, or a switch
+    const std::string name = option->long_name();
+    const std::string shown = boost::any_cast<std::string>(value);
+    if (kNeverWritten.count(name)) continue;
+    EXPECT_EQ(line_of_option(defaults, name), name + " = " + shown);
+  }
+  // --out is never written: its default is RunOptions's own.
+  boost::any out;
+  ASSERT_TRUE(description.find("out", false).semantic()->apply_default(out));
+  EXPECT_EQ(boost::any_cast<std::string>(out), RunOptions{}.out);
+  // A default RunOptions is a run given no options, but for the variant that the readers choose.
+  RunOptions plain;
+  plain.variant = default_variant().name;
+  std::ostringstream ini;
+  write_run_ini(ini, plain);
+  EXPECT_EQ(ini.str(), defaults);
+}
+
+TEST(RunIni, RatesAndProbabilitiesComeBackExactly) {
+  RunOptions o;
+  o.variant = "basic";
+  o.spike_probability = 0.1 + 0.2;
+  o.crash_rate = 1.0 / 3;
+  o.server_drift_ppm = -1e6 / 7;
+  std::ostringstream ini;
+  write_run_ini(ini, o);
+  std::istringstream in(ini.str());
+  po::variables_map vm;
+  po::store(po::parse_config_file(in, run_options_description()), vm);
+  const RunOptions back = run_options_from(vm);
+  EXPECT_EQ(back.spike_probability, o.spike_probability);
+  EXPECT_EQ(back.crash_rate, o.crash_rate);
+  EXPECT_EQ(back.server_drift_ppm, o.server_drift_ppm);
+}
+
+// run.ini's keys, their order and their formats, as run.ini has always had them: a diff of two
+// run.ini files shows only what the runs do differently.
+TEST(RunIni, ARunGivenNoOptionsIsWrittenAsAlways) {
+  EXPECT_EQ(run_ini_of_command_line({}),
+            "variant = basic\nclients = 10\nlimit = 5\nduration = 10s\ntimeout = 10s\nhold = fixed:50ms\n"
+            "think = exp:50ms\nskew = fixed:0ms\ndrift = fixed:0\ndelay = fixed:0ms\nspike-probability = 0\n"
+            "spike = fixed:100ms\nrefresh-every = 0ms\nretries = 0\nretry-delay = fixed:1ms\npause-rate = 0\n"
+            "pause-length = fixed:1s\ncrash-rate = 0\nrestart-rate = 0\ndisconnect-rate = 0\nredis-pause-rate = 0\n"
+            "redis-pause-length = fixed:100ms\nsample-every = 50ms\nlock-timeout = 10s\nlock-acquire-timeout = 10ms\n"
+            "command-timeout = 10s\nserver-skew = 0ms\nserver-drift = 0\nreplicas = 0\ntopology = single\n"
+            "persistence = none\nmaxmemory = 0\nmaxmemory-policy = noeviction\nfill-memory = false\nseed = 1\n"
+            "mode = virtual\n");
+  // The options written only when given, where they go.
+  const std::string given =
+      run_ini_of_command_line({{"delay-out", "fixed:1ms"}, {"no-pipeline", ""}, {"clients-file", "/c.csv"}});
+  EXPECT_NE(given.find("delay = fixed:0ms\ndelay-out = fixed:1ms\nspike-probability = 0\n"), std::string::npos)
+      << given;
+  EXPECT_NE(given.find("mode = virtual\nno-pipeline = true\nclients-file = /c.csv\n"), std::string::npos) << given;
 }
 
 }  // namespace
