@@ -142,8 +142,12 @@ std::string summary_csv_header() {
 
 std::string summary_csv_row(const Summary& s) {
   std::string r;
+  // A comma before every column but the first, even after empty fields: a history without
+  // variant= or mode= must still give a row as wide as the header.
+  bool first = true;
   for (const SummaryColumn& column : summary_columns()) {
-    if (!r.empty()) r.push_back(',');
+    if (!first) r.push_back(',');
+    first = false;
     append_csv_field(r, column.format(s));
   }
   return r;

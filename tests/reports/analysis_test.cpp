@@ -296,6 +296,16 @@ TEST(SummaryColumns, ARowIsEachColumnsFormatterInOrderAndUndefinedIsEmpty) {
   EXPECT_EQ(find_summary_column("longest_wait_client")->format(Summary{}), "");
 }
 
+TEST(SummaryColumns, ARowWithEmptyLeadingFieldsIsAsWideAsTheHeader) {
+  const std::string header = summary_csv_header();
+  for (Summary s : {Summary{}, every_field_set()}) {
+    s.variant.clear();
+    const std::string row = summary_csv_row(s);
+    EXPECT_EQ(std::count(row.begin(), row.end(), ','), std::count(header.begin(), header.end(), ',')) << row;
+    EXPECT_TRUE(row.starts_with(",")) << row;
+  }
+}
+
 TEST(SummaryColumns, ExpectationValuesAreTheFormattersOutputUnquoted) {
   const Summary s = every_field_set();
   const auto values = summary_values(s);
@@ -349,8 +359,8 @@ TEST(Analysis, SummaryCsvRowWritesEveryFieldInItsPublishedFormat) {
             "3,2,4,23.456,2,2,400.000,3,-0.500000,-0.012500,1,1600.000,1500,123,1000.500,failed,invalid,invalid,10,2,1,"
             "1,1,70");
   EXPECT_EQ(summary_csv_row(Summary{}),
-            "0,0,0,0,0,0,0,0,0,0.000,0,,,,,,,0,0,0,0.000,0,0,0.000,,,,0,0.000,0,0,0.000,incomplete,valid,valid,0,0,0,0,"
-            "0,0");
+            ",,0,0,0,0,0,0,0,0,0,0.000,0,,,,,,,0,0,0,0.000,0,0,0.000,,,,0,0.000,0,0,0.000,incomplete,valid,valid,0,0,0,"
+            "0,0,0");
 }
 
 TEST(Analysis, PrintedSummaryOfEveryFieldKeepsItsLayoutAndNotes) {
