@@ -10,28 +10,6 @@ namespace semsim {
 
 namespace {
 
-// Splits one summary.csv line. Our own writer's output only: fields are quoted only when they
-// hold a comma or a quote, so this small reader suffices (the CSV library reads files, not rows).
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
-      else if (c == '"') quoted = false;
-      else fields.back() += c;
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
 std::optional<double> number(const std::string& s) {
   if (s.empty()) return std::nullopt;
   char* end = nullptr;
@@ -40,15 +18,11 @@ std::optional<double> number(const std::string& s) {
   return v;
 }
 
-bool known_metric(const std::string& m) {
-  for (const auto& column : split_csv_line(summary_csv_header()))
-    if (column == m) return true;
-  return false;
-}
+bool known_metric(const std::string& m) { return find_summary_column(m) != nullptr; }
 
-// The summary columns that hold words; every other column is a number.
-bool text_metric(const std::string& m) {
-  return m == "variant" || m == "mode" || m == "status" || m == "safety" || m == "liveness";
+bool word_metric(const std::string& m) {
+  const SummaryColumn* column = find_summary_column(m);
+  return column && column->kind == ColumnKind::word;
 }
 
 }  // namespace
@@ -76,7 +50,7 @@ Expectation parse_expectation(const std::string& key, const std::string& value) 
   if (e.kind == Expectation::Kind::trend) {
     if (value != "increasing" && value != "nondecreasing" && value != "constant")
       throw std::invalid_argument("a trend is increasing, nondecreasing or constant, not '" + value + "'");
-  } else if ((e.kind != Expectation::Kind::equal || !text_metric(e.metric)) && !number(value)) {
+  } else if ((e.kind != Expectation::Kind::equal || !word_metric(e.metric)) && !number(value)) {
     throw std::invalid_argument("'" + value + "' is not a number (" + e.metric + " is a number)");
   }
   if (value.empty()) throw std::invalid_argument("no value");
@@ -84,10 +58,8 @@ Expectation parse_expectation(const std::string& key, const std::string& value) 
 }
 
 std::map<std::string, std::string> summary_values(const Summary& s) {
-  const auto names = split_csv_line(summary_csv_header());
-  const auto values = split_csv_line(summary_csv_row(s));
   std::map<std::string, std::string> out;
-  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) out[names[i]] = values[i];
+  for (const SummaryColumn& column : summary_columns()) out.emplace(column.name, column.format(s));
   return out;
 }
 

@@ -20,70 +20,136 @@ std::string_view to_string(Verdict v) {
 
 namespace {
 
-std::string opt_ms(const std::optional<std::int64_t>& us) { return us ? us_as_ms(*us) : std::string(); }
 std::string opt_int(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string(); }
+
+// Formatters by the field's type, so that a column's entry names its field once.
+template <auto field>
+std::string text(const Summary& s) {
+  return std::string(s.*field);
+}
+template <auto field>
+std::string integer(const Summary& s) {
+  return std::to_string(s.*field);
+}
+template <auto field>
+std::string optional_integer(const Summary& s) {
+  return opt_int(s.*field);
+}
+template <auto field>
+std::string ms(const Summary& s) {
+  return us_as_ms(s.*field);
+}
+template <auto field>
+std::string optional_ms(const Summary& s) {
+  return s.*field ? us_as_ms(*(s.*field)) : std::string();
+}
+template <auto field, int decimals>
+std::string decimal(const Summary& s) {
+  return fixed(s.*field, decimals);
+}
+template <auto field>
+std::string verdict(const Summary& s) {
+  return std::string(to_string(s.*field));
+}
+std::string history_ms(const Summary& s) { return us_as_ms(s.end_us - s.start_us); }
+std::string longest_wait_client(const Summary& s) {
+  return s.longest_wait_client >= 0 ? std::to_string(s.longest_wait_client) : std::string();
+}
+
+// For the printed summary: a name that is not a column is a mistake in this file, not in input.
+std::string column_value(const Summary& s, std::string_view name) {
+  const SummaryColumn* column = find_summary_column(name);
+  if (!column) throw std::logic_error("no summary column '" + std::string(name) + "'");
+  return column->format(s);
+}
 
 }  // namespace
 
+std::span<const SummaryColumn> summary_columns() {
+  using K = ColumnKind;
+  using S = Summary;
+  constexpr std::string_view run = "reports/DEFINITIONS.md#run-and-throughput";
+  constexpr std::string_view instants = "reports/DEFINITIONS.md#instants-and-intervals-holdsh";
+  constexpr std::string_view safety = "reports/DEFINITIONS.md#safety";
+  constexpr std::string_view outcomes = "reports/DEFINITIONS.md#outcomes";
+  constexpr std::string_view fairness = "reports/DEFINITIONS.md#fairness";
+  constexpr std::string_view liveness = "reports/DEFINITIONS.md#liveness-livenessh";
+  constexpr std::string_view faults = "reports/DEFINITIONS.md#faults-of-redis-itself-checkercpp-holdsh";
+  constexpr std::string_view belief = "reports/DEFINITIONS.md#belief-against-server-state-checkercpp-sample-rows";
+  // DESIGN.md promises the first 19, in this order; readers may index columns, so new ones go last.
+  static constexpr SummaryColumn columns[] = {
+      {"variant", K::word, run, text<&S::variant>},
+      {"mode", K::word, run, text<&S::mode>},
+      {"seed", K::number, run, integer<&S::seed>},
+      {"clients", K::number, run, integer<&S::clients>},
+      {"limit", K::number, run, integer<&S::limit>},
+      {"duration_ms", K::number, run, integer<&S::duration_ms>},
+      {"acquires", K::number, outcomes, integer<&S::acquires>},
+      {"granted", K::number, outcomes, integer<&S::granted>},
+      {"rejected", K::number, outcomes, integer<&S::rejected>},
+      {"max_holders", K::number, safety, integer<&S::max_holders>},
+      {"over_admission", K::number, safety, integer<&S::over_admission>},
+      {"over_limit_ms", K::number, safety, ms<&S::over_limit_us>},
+      {"fifo_inversions", K::number, fairness, integer<&S::fifo_inversions>},
+      {"jain_index", K::number, fairness, decimal<&S::jain_index, 6>},
+      {"acquire_p50_ms", K::number, fairness, optional_ms<&S::acquire_p50_us>},
+      {"acquire_p99_ms", K::number, fairness, optional_ms<&S::acquire_p99_us>},
+      {"commands", K::number, run, optional_integer<&S::commands>},
+      {"commands_per_s", K::number, run, decimal<&S::commands_per_s, 1>},
+      {"wall_s", K::number, run, decimal<&S::wall_s, 3>},
+      {"unknown", K::number, outcomes, integer<&S::unknown>},
+      {"acquire_unknown", K::number, outcomes, integer<&S::acquire_unknown>},
+      {"max_possible_holders", K::number, safety, integer<&S::max_possible_holders>},
+      {"possible_over_limit_ms", K::number, safety, ms<&S::possible_over_limit_us>},
+      {"steals", K::number, safety, integer<&S::steals>},
+      {"episodes", K::number, safety, integer<&S::episode_count>},
+      {"longest_wait_ms", K::number, fairness, ms<&S::longest_wait_us>},
+      {"longest_wait_client", K::number, fairness, longest_wait_client},
+      {"skew_success_correlation", K::number, fairness, decimal<&S::skew_success_correlation, 6>},
+      {"skew_success_slope", K::number, fairness, decimal<&S::skew_success_slope, 6>},
+      {"liveness_gaps", K::number, liveness, integer<&S::liveness_gaps>},
+      {"longest_no_grant_ms", K::number, liveness, ms<&S::longest_no_grant_us>},
+      {"liveness_bound_ms", K::number, liveness, integer<&S::liveness_bound_ms>},
+      {"events", K::number, outcomes, integer<&S::events>},
+      {"history_ms", K::number, instants, history_ms},
+      {"status", K::word, run, text<&S::status>},
+      {"safety", K::word, safety, verdict<&S::safety>},
+      {"liveness", K::word, liveness, verdict<&S::liveness>},
+      {"samples", K::number, belief, integer<&S::samples>},
+      {"stale_samples", K::number, belief, integer<&S::stale_samples>},
+      {"max_stale", K::number, belief, integer<&S::max_stale>},
+      {"server_faults", K::number, faults, integer<&S::server_faults>},
+      {"lost_permits", K::number, faults, integer<&S::lost_permits>},
+      {"operations", K::number, run, integer<&S::operations>},
+  };
+  return columns;
+}
+
+const SummaryColumn* find_summary_column(std::string_view name) {
+  for (const SummaryColumn& column : summary_columns())
+    if (column.name == name) return &column;
+  return nullptr;
+}
+
 std::string summary_csv_header() {
-  return "variant,mode,seed,clients,limit,duration_ms,acquires,granted,rejected,max_holders,"
-         "over_admission,over_limit_ms,fifo_inversions,jain_index,acquire_p50_ms,acquire_p99_ms,"
-         "commands,commands_per_s,wall_s,"
-         "unknown,acquire_unknown,max_possible_holders,possible_over_limit_ms,steals,episodes,"
-         "longest_wait_ms,longest_wait_client,skew_success_correlation,skew_success_slope,"
-         "liveness_gaps,longest_no_grant_ms,liveness_bound_ms,events,history_ms,status,safety,liveness,"
-         "samples,stale_samples,max_stale,server_faults,lost_permits,operations";
+  std::string h;
+  for (const SummaryColumn& column : summary_columns()) {
+    if (!h.empty()) h.push_back(',');
+    h.append(column.name);
+  }
+  return h;
 }
 
 std::string summary_csv_row(const Summary& s) {
   std::string r;
-  auto col = [&](std::string_view v) {
-    if (!r.empty()) r.push_back(',');
-    append_csv_field(r, v);
-  };
-  col(s.variant);
-  col(s.mode);
-  col(std::to_string(s.seed));
-  col(std::to_string(s.clients));
-  col(std::to_string(s.limit));
-  col(std::to_string(s.duration_ms));
-  col(std::to_string(s.acquires));
-  col(std::to_string(s.granted));
-  col(std::to_string(s.rejected));
-  col(std::to_string(s.max_holders));
-  col(std::to_string(s.over_admission));
-  col(us_as_ms(s.over_limit_us));
-  col(std::to_string(s.fifo_inversions));
-  col(fixed(s.jain_index, 6));
-  col(opt_ms(s.acquire_p50_us));
-  col(opt_ms(s.acquire_p99_us));
-  col(opt_int(s.commands));
-  col(fixed(s.commands_per_s, 1));
-  col(fixed(s.wall_s, 3));
-  col(std::to_string(s.unknown));
-  col(std::to_string(s.acquire_unknown));
-  col(std::to_string(s.max_possible_holders));
-  col(us_as_ms(s.possible_over_limit_us));
-  col(std::to_string(s.steals));
-  col(std::to_string(s.episode_count));
-  col(us_as_ms(s.longest_wait_us));
-  col(s.longest_wait_client >= 0 ? std::to_string(s.longest_wait_client) : std::string());
-  col(fixed(s.skew_success_correlation, 6));
-  col(fixed(s.skew_success_slope, 6));
-  col(std::to_string(s.liveness_gaps));
-  col(us_as_ms(s.longest_no_grant_us));
-  col(std::to_string(s.liveness_bound_ms));
-  col(std::to_string(s.events));
-  col(us_as_ms(s.end_us - s.start_us));
-  col(s.status);
-  col(to_string(s.safety));
-  col(to_string(s.liveness));
-  col(std::to_string(s.samples));
-  col(std::to_string(s.stale_samples));
-  col(std::to_string(s.max_stale));
-  col(std::to_string(s.server_faults));
-  col(std::to_string(s.lost_permits));
-  col(std::to_string(s.operations));
+  // A comma before every column but the first, even after empty fields: a history without
+  // variant= or mode= must still give a row as wide as the header.
+  bool first = true;
+  for (const SummaryColumn& column : summary_columns()) {
+    if (!first) r.push_back(',');
+    first = false;
+    append_csv_field(r, column.format(s));
+  }
   return r;
 }
 
@@ -127,18 +193,21 @@ void print_summary(std::ostream& out, const Summary& s) {
     if (!note.empty()) out << "   (" << note << ')';
     out << '\n';
   };
-  out << "run      " << s.variant << ", " << s.mode << " mode, seed " << s.seed << ", "
-      << s.clients << " clients, limit " << s.limit << ", " << s.duration_ms << " ms; history "
-      << s.status << (s.reason.empty() ? "" : " (" + s.reason + ")") << ", " << s.events
-      << " events over " << us_as_ms(s.end_us - s.start_us) << " ms\n";
-  out << "SAFETY   " << to_string(s.safety) << '\n';
-  line("max_holders", std::to_string(s.max_holders), "limit " + std::to_string(s.limit));
-  line("over_admission", std::to_string(s.over_admission));
-  line("over_limit_ms", us_as_ms(s.over_limit_us));
-  line("episodes", std::to_string(s.episode_count));
-  line("steals", std::to_string(s.steals));
-  if (s.max_possible_holders > s.max_holders)
-    line("max_possible_holders", std::to_string(s.max_possible_holders), "counting info acquires");
+  // Every value that is a summary column comes from the table, so that this text and summary.csv
+  // cannot disagree; the layout, the notes and "n/a" for an empty value are the printed summary's own.
+  auto v = [&](std::string_view name) { return column_value(s, name); };
+  auto column = [&](std::string_view name, std::string_view note = {}) { line(name, na(v(name)), note); };
+  out << "run      " << v("variant") << ", " << v("mode") << " mode, seed " << v("seed") << ", "
+      << v("clients") << " clients, limit " << v("limit") << ", " << v("duration_ms") << " ms; history "
+      << v("status") << (s.reason.empty() ? "" : " (" + s.reason + ")") << ", " << v("events")
+      << " events over " << v("history_ms") << " ms\n";
+  out << "SAFETY   " << v("safety") << '\n';
+  column("max_holders", "limit " + v("limit"));
+  column("over_admission");
+  column("over_limit_ms");
+  column("episodes");
+  column("steals");
+  if (s.max_possible_holders > s.max_holders) column("max_possible_holders", "counting info acquires");
   if (!s.episodes.empty()) {
     const Episode& e = s.episodes.front();
     out << "  first over-admission: " << us_as_ms(e.start_us) << " .. " << us_as_ms(e.end_us)
@@ -149,39 +218,37 @@ void print_summary(std::ostream& out, const Summary& s) {
           << " since " << us_as_ms(h.since_us) << " ms\n";
   }
   out << "FAIRNESS\n";
-  line("acquires", std::to_string(s.acquires), std::to_string(s.granted) + " granted, " +
-                                                   std::to_string(s.rejected) + " rejected, " +
-                                                   std::to_string(s.acquire_unknown) + " unknown");
-  line("fifo_inversions", std::to_string(s.fifo_inversions));
-  line("jain_index", na(fixed(s.jain_index, 6)));
-  line("skew_success_correlation", na(fixed(s.skew_success_correlation, 6)),
-       "negative: slow clocks win");
-  line("longest_wait_ms", us_as_ms(s.longest_wait_us),
-       s.longest_wait_client < 0 ? "" : "client " + std::to_string(s.longest_wait_client) +
-                                            (s.longest_wait_open ? ", still waiting" : ""));
-  line("acquire_p50_ms", na(opt_ms(s.acquire_p50_us)));
-  line("acquire_p99_ms", na(opt_ms(s.acquire_p99_us)));
-  out << "LIVENESS " << to_string(s.liveness) << '\n';
-  line("liveness_gaps", std::to_string(s.liveness_gaps),
-       "no grant for > " + std::to_string(s.liveness_bound_ms) + " ms while a permit was free");
-  line("longest_no_grant_ms", us_as_ms(s.longest_no_grant_us));
-  line("unknown outcomes", std::to_string(s.unknown));
+  column("acquires",
+         v("granted") + " granted, " + v("rejected") + " rejected, " + v("acquire_unknown") + " unknown");
+  column("fifo_inversions");
+  column("jain_index");
+  column("skew_success_correlation", "negative: slow clocks win");
+  column("longest_wait_ms", s.longest_wait_client < 0 ? ""
+                                                       : "client " + v("longest_wait_client") +
+                                                             (s.longest_wait_open ? ", still waiting" : ""));
+  column("acquire_p50_ms");
+  column("acquire_p99_ms");
+  out << "LIVENESS " << v("liveness") << '\n';
+  column("liveness_gaps", "no grant for > " + v("liveness_bound_ms") + " ms while a permit was free");
+  column("longest_no_grant_ms");
+  line("unknown outcomes", v("unknown"));
   if (s.samples > 0) {
     out << "BELIEF VS REDIS\n";
-    line("stale_samples", std::to_string(s.stale_samples) + " of " + std::to_string(s.samples),
+    line("stale_samples", v("stale_samples") + " of " + v("samples"),
          "samples where a client believed in a permit Redis no longer counted");
-    line("max_stale", std::to_string(s.max_stale));
+    column("max_stale");
   }
   if (s.server_faults > 0) {
     out << "REDIS FAULTS\n";
-    line("server_faults", std::to_string(s.server_faults), "restarts, failovers, dropped connections, pauses");
-    line("lost_permits", std::to_string(s.lost_permits), "held permits whose grant Redis lost in a fault");
+    column("server_faults", "restarts, failovers, dropped connections, pauses");
+    column("lost_permits", "held permits whose grant Redis lost in a fault");
   }
   out << "THROUGHPUT\n";
-  line("commands", na(opt_int(s.commands)));
-  line("commands_per_s", na(fixed(s.commands_per_s, 1)));
-  line("wall_s", na(fixed(s.wall_s, 3)));
-  line("operations", std::to_string(s.operations), "acquire, release and refresh outcomes");
+  column("commands");
+  column("commands_per_s");
+  column("wall_s");
+  column("operations", "acquire, release and refresh outcomes");
+  // Not summary columns: they depend on the machine, not on the history (throughput.csv).
   line("operations_per_s", na(fixed(s.operations_per_s, 1)));
   line("round_trips", na(opt_int(s.round_trips)), "pipelines sent to Redis and answered");
   line("round_trips_per_s", na(fixed(s.round_trips_per_s, 1)));

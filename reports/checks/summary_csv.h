@@ -4,12 +4,31 @@
 #pragma once
 
 #include <iosfwd>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "reports/checks/summary.h"
 
 namespace semsim {
+
+// `--expect` compares a word column as text; every other column only as a number.
+enum class ColumnKind { number, word };
+
+// One column of summary.csv, declared once so that the header, the row, the printed summary and
+// `--expect` cannot disagree on a column's name, place or format.
+struct SummaryColumn {
+  std::string_view name;
+  ColumnKind kind;
+  // "reports/DEFINITIONS.md#ANCHOR", the section that defines the column (a test resolves it),
+  // so that a column cannot be added without saying what it means.
+  std::string_view defined_in;
+  std::string (*format)(const Summary&);  // "" when undefined in this run
+};
+
+// In summary.csv's order.
+std::span<const SummaryColumn> summary_columns();
+const SummaryColumn* find_summary_column(std::string_view name);  // nullptr if there is none
 
 std::string summary_csv_header();
 std::string summary_csv_row(const Summary& s);
