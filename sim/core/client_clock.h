@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "sim/core/duration.h"
+#include "sim/core/true_time.h"
 
 namespace semsim {
 
@@ -15,13 +15,14 @@ class ClientClock {
   ClientClock(Micros offset, double drift_ppm) : offset_(offset), drift_ppm_(drift_ppm) {}
 
   // From true time `at` on, the clock reads `by` more (negative: it jumps back).
-  void jump(Micros at, Micros by);
+  void jump(TrueTime at, Micros by);
   // What the clock reads at true time `true_now`.
-  Micros read(Micros true_now) const;
+  Micros read(TrueTime true_now) const;
 
  private:
   struct Jump {
-    Micros at, by;
+    TrueTime at;
+    Micros by;
   };
   Micros offset_{0};
   double drift_ppm_ = 0;

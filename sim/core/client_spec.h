@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/core/distribution.h"
+#include "sim/core/true_time.h"
 
 namespace semsim {
 
@@ -27,7 +28,7 @@ struct ScriptedAction {
   enum class Kind { acquire, release, refresh, pause, crash, jump, server_jump, redis_restart, failover, disconnect, redis_pause };
   // Whether it acts on Redis (client 0) rather than on a client.
   bool on_server() const { return kind >= Kind::server_jump; }
-  Micros at{0};
+  TrueTime at{};
   int client = 0;
   Kind kind = Kind::acquire;
   std::optional<Micros> arg;  // acquire: hold; pause, redis_pause: length; jump: signed clock jump; failover: lag

@@ -10,7 +10,7 @@ Micros exponential_gap(Rng& rng, double per_second) {
 
 void Faults::pause(SimClient& client, Micros length) {
   if (client.crashed()) return;
-  const Micros until = scheduler_.now() + length;
+  const TrueTime until = scheduler_.now() + length;
   workload_.fault(client, Op::pause, "length_us=" + std::to_string(length.count()));
   client.pause_until(until);
   scheduler_.at(until, [this, &client] {
@@ -32,11 +32,12 @@ void Faults::jump(SimClient& client, Micros by) {
 
 void Faults::at_rates(SimClient& client, const RunOptions& options, std::uint64_t seed) {
   auto rng = std::make_shared<Rng>(seed);
-  if (options.crash_rate > 0) scheduler_.at(exponential_gap(*rng, options.crash_rate), [this, &client] { crash(client); });
-  if (options.pause_rate > 0) next_pause(client, options, rng, exponential_gap(*rng, options.pause_rate));
+  if (options.crash_rate > 0)
+    scheduler_.at(kRunStart + exponential_gap(*rng, options.crash_rate), [this, &client] { crash(client); });
+  if (options.pause_rate > 0) next_pause(client, options, rng, kRunStart + exponential_gap(*rng, options.pause_rate));
 }
 
-void Faults::next_pause(SimClient& client, const RunOptions& options, std::shared_ptr<Rng> rng, Micros at) {
+void Faults::next_pause(SimClient& client, const RunOptions& options, std::shared_ptr<Rng> rng, TrueTime at) {
   scheduler_.at(at, [this, &client, &options, rng] {
     const Micros length = std::max(Micros(0), options.pause_length.sample_duration(*rng));
     pause(client, length);

@@ -25,7 +25,7 @@ class Faults {
   void at_rates(SimClient& client, const RunOptions& options, std::uint64_t seed);
 
  private:
-  void next_pause(SimClient& client, const RunOptions& options, std::shared_ptr<Rng> rng, Micros at);
+  void next_pause(SimClient& client, const RunOptions& options, std::shared_ptr<Rng> rng, TrueTime at);
 
   Scheduler& scheduler_;
   Workload& workload_;

@@ -6,6 +6,7 @@
 
 #include "sim/core/distribution.h"
 #include "sim/core/random.h"
+#include "sim/core/true_time.h"
 
 namespace semsim {
 
@@ -19,8 +20,8 @@ class ClientNetwork {
  public:
   ClientNetwork(LinkModel model, std::uint64_t seed) : model_(std::move(model)), rng_(seed) {}
   // When a message sent at `sent` reaches Redis / gets back to the client.
-  Micros outbound(Micros sent) { return arrive(sent, model_.out, last_out_); }
-  Micros inbound(Micros sent) { return arrive(sent, model_.in, last_in_); }
+  TrueTime outbound(TrueTime sent) { return arrive(sent, model_.out, last_out_); }
+  TrueTime inbound(TrueTime sent) { return arrive(sent, model_.in, last_in_); }
   // The shortest delay a message can have each way (FIFO order and spikes only add, unless a
   // spike can be negative): the lookahead's bound.
   Micros min_outbound() const { return lowest(model_.out); }
@@ -34,7 +35,7 @@ class ClientNetwork {
     return Micros(spike <= -d ? 0 : d + spike);
   }
 
-  Micros arrive(Micros sent, const Distribution& delay, Micros& last) {
+  TrueTime arrive(TrueTime sent, const Distribution& delay, TrueTime& last) {
     Micros d = delay.sample_duration(rng_);
     if (model_.spike_probability > 0 && rng_.chance(model_.spike_probability)) d += model_.spike.sample_duration(rng_);
     if (d.count() < 0) d = Micros(0);  // a normal draw below zero: no delay, not time travel
@@ -44,7 +45,7 @@ class ClientNetwork {
 
   LinkModel model_;
   Rng rng_;
-  Micros last_out_{0}, last_in_{0};
+  TrueTime last_out_{}, last_in_{};
 };
 
 }  // namespace semsim

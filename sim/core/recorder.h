@@ -17,7 +17,7 @@ class Recorder {
   void record(int client, Micros client_now, Op op, Phase phase, std::string identifier = {}, std::string detail = {}) {
     Event e;
     e.seq = seq_++;
-    e.true_us = scheduler_.now().count();
+    e.true_us = scheduler_.now().time_since_epoch().count();
     e.client = client;
     e.op = op;
     e.phase = phase;

@@ -10,7 +10,7 @@ void Scheduler::push_entry(const Entry& entry) {
   std::push_heap(heap_.begin(), heap_.end(), Later{});
 }
 
-void Scheduler::push(Micros time, std::uint64_t seq, Kind kind, std::function<void()> step, Delivery delivery) {
+void Scheduler::push(TrueTime time, std::uint64_t seq, Kind kind, std::function<void()> step, Delivery delivery) {
   std::uint32_t slot;
   if (free_slots_.empty()) {
     slot = static_cast<std::uint32_t>(payloads_.size());
@@ -23,24 +23,25 @@ void Scheduler::push(Micros time, std::uint64_t seq, Kind kind, std::function<vo
   push_entry(Entry{time, seq, slot, kind});
 }
 
-void Scheduler::at(Micros t, std::function<void()> step) {
+void Scheduler::at(TrueTime t, std::function<void()> step) {
   push(std::max(t, now_), seq_++, Kind::step, std::move(step), {});  // nothing happens in the past
 }
 
-void Scheduler::fence_at(Micros t, std::function<void()> step) {
+void Scheduler::fence_at(TrueTime t, std::function<void()> step) {
   push(std::max(t, now_), seq_++, Kind::fence, std::move(step), {});
 }
 
-void Scheduler::deliver_at(Micros t, Delivery delivery) {
+void Scheduler::deliver_at(TrueTime t, Delivery delivery) {
   if (t < now_) t = now_;
   // Deliveries taken ahead already ran on Redis: one due before them would be out of order.
   if (t < ahead_until_)
-    throw std::logic_error("a delivery at " + std::to_string(t.count()) + " us is due before deliveries sent ahead (" +
-                           std::to_string(ahead_until_.count()) + " us): a lookahead bound is wrong");
+    throw std::logic_error("a delivery at " + std::to_string(t.time_since_epoch().count()) +
+                           " us is due before deliveries sent ahead (" +
+                           std::to_string(ahead_until_.time_since_epoch().count()) + " us): a lookahead bound is wrong");
   push(t, seq_++, Kind::delivery, {}, std::move(delivery));
 }
 
-void Scheduler::reply_at(Micros time, std::uint64_t seq, std::function<void()> reply) {
+void Scheduler::reply_at(TrueTime time, std::uint64_t seq, std::function<void()> reply) {
   push(time, seq, Kind::reply, std::move(reply), {});
 }
 
@@ -70,12 +71,12 @@ std::vector<Scheduler::Ahead> Scheduler::take_ahead(const Bounds& b) {
   if (!next_is_delivery()) throw std::logic_error("Scheduler::take_ahead: the next event is not a delivery");
   std::vector<Ahead> out;
   std::vector<Entry> steps;  // looked past: back in the queue afterwards, at their places
-  Micros horizon = b.last;
+  TrueTime horizon = b.last;
   while (!heap_.empty()) {
     const Entry& front = heap_.front();
     if (front.kind == Kind::fence || front.time >= b.until || front.time > horizon) break;
     const Entry entry = pop_entry();
-    const Micros causes_from = entry.time + (entry.kind == Kind::step ? b.min_send : b.min_round_trip);
+    const TrueTime causes_from = entry.time + (entry.kind == Kind::step ? b.min_send : b.min_round_trip);
     horizon = std::min(horizon, causes_from);
     if (entry.kind == Kind::delivery) out.push_back(Ahead{entry.time, entry.seq, take(entry).delivery});
     else steps.push_back(entry);

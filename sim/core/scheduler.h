@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "algorithms/api/redis.h"
-#include "sim/core/duration.h"
+#include "sim/core/true_time.h"
 
 namespace semsim {
 
@@ -25,17 +25,17 @@ struct Delivery {
 
 class Scheduler {
  public:
-  Micros now() const { return now_; }
-  void at(Micros t, std::function<void()> step);
-  void deliver_at(Micros t, Delivery delivery);
+  TrueTime now() const { return now_; }
+  void at(TrueTime t, std::function<void()> step);
+  void deliver_at(TrueTime t, Delivery delivery);
   // A step that acts on Redis or on the connections (a server fault, Redis's clock jumping):
   // take_ahead never looks past it, so nothing is sent to Redis ahead of it.
-  void fence_at(Micros t, std::function<void()> step);
+  void fence_at(TrueTime t, std::function<void()> step);
   bool next_is_delivery() const { return !heap_.empty() && heap_.front().kind == Kind::delivery; }
   // Moves time forward to t when nothing is due before it (the end of a run).
-  void advance_to(Micros t) { now_ = std::max(now_, t); }
+  void advance_to(TrueTime t) { now_ = std::max(now_, t); }
   bool empty() const { return heap_.empty(); }
-  Micros next_time() const { return heap_.front().time; }
+  TrueTime next_time() const { return heap_.front().time; }
   std::uint64_t events_processed() const { return processed_; }
 
   // Pops the next event and advances time to it. If it is a step, runs it and returns empty;
@@ -47,13 +47,13 @@ class Scheduler {
   // d + min_round_trip or later; and whatever is caused later gets a later sequence number, so a
   // delivery due at or before that horizon runs on Redis before anything still to be caused.
   struct Bounds {
-    Micros until;          // exclusive: the end of this drive
-    Micros last;           // inclusive: never a delivery due after this (one Redis instant)
+    TrueTime until;        // exclusive: the end of this drive
+    TrueTime last;         // inclusive: never a delivery due after this (one Redis instant)
     Micros min_send;       // smallest outbound delay of any client that can still send
     Micros min_round_trip; // smallest inbound + outbound delay of any client
   };
   struct Ahead {
-    Micros time;
+    TrueTime time;
     std::uint64_t seq;
     Delivery delivery;
   };
@@ -63,13 +63,13 @@ class Scheduler {
   std::vector<Ahead> take_ahead(const Bounds& bounds);
   // Queues `reply` at exactly the place (time, seq) a delivery taken ahead had: it runs its
   // `done` when the delivery's turn comes.
-  void reply_at(Micros time, std::uint64_t seq, std::function<void()> reply);
+  void reply_at(TrueTime time, std::uint64_t seq, std::function<void()> reply);
 
  private:
   // step: resume a client, a client fault; fence: see fence_at; reply: a delivery taken ahead.
   enum class Kind : std::uint8_t { step, fence, reply, delivery };
   struct Item {
-    Micros time;
+    TrueTime time;
     std::uint64_t seq;
     Kind kind;
     std::function<void()> step;  // empty for deliveries
@@ -77,7 +77,7 @@ class Scheduler {
   };
   // The heap holds small entries (cheap to move while sifting); what they carry waits in a slot.
   struct Entry {
-    Micros time;
+    TrueTime time;
     std::uint64_t seq;
     std::uint32_t slot;
     Kind kind;
@@ -92,7 +92,7 @@ class Scheduler {
     }
   };
   Item pop();
-  void push(Micros time, std::uint64_t seq, Kind kind, std::function<void()> step, Delivery delivery);
+  void push(TrueTime time, std::uint64_t seq, Kind kind, std::function<void()> step, Delivery delivery);
   void push_entry(const Entry& entry);
   Entry pop_entry();       // without moving time; its payload stays in its slot
   Item take(const Entry& entry);  // the payload, its slot freed
@@ -100,10 +100,10 @@ class Scheduler {
   std::vector<Entry> heap_;
   std::vector<Payload> payloads_;
   std::vector<std::uint32_t> free_slots_;
-  Micros now_{0};
+  TrueTime now_{};
   std::uint64_t seq_ = 0;
   std::uint64_t processed_ = 0;
-  Micros ahead_until_{0};  // the latest delivery taken ahead: nothing new may be due before it
+  TrueTime ahead_until_{};  // the latest delivery taken ahead: nothing new may be due before it
 };
 
 }  // namespace semsim

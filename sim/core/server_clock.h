@@ -10,7 +10,8 @@ namespace semsim {
 class ServerClock {
  public:
   virtual ~ServerClock() = default;
-  // Redis reads `server_us` (virtual true time plus the server's own offset) from now on.
+  // Redis reads `server_us` (virtual true time plus the server's own offset) from now on: what
+  // the server's own clock reads (a ClientClock's reading, Micros like a client's), not TrueTime.
   virtual void set(Micros server_us) = 0;
   // Redis reads its real clock again (paced runs).
   virtual void release() = 0;

@@ -27,7 +27,7 @@ void SimClient::when_awake(std::function<void()> f) {
 namespace {
 struct WakeAt {
   Scheduler& scheduler;
-  Micros at;
+  TrueTime at;
   std::function<void(std::coroutine_handle<>)> wake;
   bool await_ready() const noexcept { return false; }
   void await_suspend(std::coroutine_handle<> h) {
@@ -85,7 +85,7 @@ void SimClient::drop_connection(const std::string& why) {
 }
 
 void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
-  const Micros sent = scheduler_.now();
+  const TrueTime sent = scheduler_.now();
   const std::uint64_t id = next_exchange_++;
   in_flight_.emplace(id, std::make_pair(&exchange, h));
   const auto on_the_wire = [this, connection = connection_] { return connection == connection_; };
@@ -115,7 +115,7 @@ void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
                                    [this, out, id, i, remaining](std::vector<Reply> r) {
                                      if (!in_flight_.count(id)) return;  // its exchange ended: `out` is gone
                                      (*out)[i] = std::move(r.at(0));
-                                     const Micros back = network_.inbound(scheduler_.now());
+                                     const TrueTime back = network_.inbound(scheduler_.now());
                                      if (--*remaining == 0) scheduler_.at(back, [this, id] { finish(id); });
                                    },
                                    on_the_wire});

@@ -36,14 +36,14 @@ class SimClient final : public Client, private Redis {
   Task<void> sleep(Micros d) override;
   std::string new_identifier() override;
   std::optional<Micros> server_now() const override {
-    return server_clock_ ? server_clock_->read(scheduler_.now()) : scheduler_.now();
+    return server_clock_ ? server_clock_->read(scheduler_.now()) : scheduler_.now().time_since_epoch();
   }
   // Redis's own clock (skew, drift and jumps of the server), read as server_now.
   void set_server_clock(const ClientClock* clock) { server_clock_ = clock; }
 
   // Faults. A paused client runs nothing until the pause ends (replies wait for it); a crashed
   // one never runs again. Messages already on the wire still arrive.
-  void pause_until(Micros t) { paused_until_ = std::max(paused_until_, t); }
+  void pause_until(TrueTime t) { paused_until_ = std::max(paused_until_, t); }
   bool paused() const { return scheduler_.now() < paused_until_; }
   // Runs `f` now, or when the pause ends; never if the client has crashed.
   void when_awake(std::function<void()> f);
@@ -79,7 +79,7 @@ class SimClient final : public Client, private Redis {
   ClientNetwork network_;
   Rng rng_;
   Rng identifiers_;
-  Micros paused_until_{0};
+  TrueTime paused_until_{};
   bool crashed_ = false;
   std::vector<Task<void>> tasks_;
   std::uint64_t connection_ = 0;  // which connection: one more for every drop

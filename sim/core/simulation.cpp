@@ -118,18 +118,19 @@ struct Simulation::State {
   void bound_lookahead();
   void schedule_server_faults();
   void schedule_actions();
-  void drive(Micros until);
+  void drive(TrueTime until);
   void drive_to_end();
   RunResult finish();
 
   std::uint64_t client_seed(int c, Salt salt) const { return derive_seed(o.seed, client_stream(c, salt)); }
-  void deliver_next(Micros until);
+  void deliver_next(TrueTime until);
   void server_fault(const ScriptedAction& a);
   void on_a_new_link(const std::function<void()>& fault);
   void set_up_again();
   void drop_connections(const std::string& why);
 
   const RunOptions& o;
+  const TrueTime end = kRunStart + o.duration;  // true time at the end of the run
   Semaphore& semaphore;
   ServerControl* control;
   ServerClock* redis_clock;
@@ -146,7 +147,7 @@ struct Simulation::State {
   std::unique_ptr<Faults> faults;
   std::vector<std::unique_ptr<SimClient>> clients;  // [0] is the harness (prepare), 1..N simulated
   std::exception_ptr failure;                        // a client task that ended by an exception
-  Micros redis_paused_until{0};                      // redis_pause: Redis answers nothing before
+  TrueTime redis_paused_until{};                     // redis_pause: Redis answers nothing before
   std::vector<Delivery> held;                        // arrived during the pause, in arrival order
   // Redis's own clock: true time plus --server-skew, --server-drift and the server_jump actions.
   ClientClock server_clock;
@@ -179,7 +180,7 @@ RunResult Simulation::run() {
 
 void Simulation::State::start_redis_clock() {
   if (!redis_clock) return;
-  if (o.mode == TimeMode::virtual_time) redis_clock->set(server_clock.read(Micros(0)));
+  if (o.mode == TimeMode::virtual_time) redis_clock->set(server_clock.read(kRunStart));
   else redis_clock->release();
   if (control && o.mode == TimeMode::virtual_time) unblock = [this] { control->unblock(); };
 }
@@ -192,7 +193,7 @@ void Simulation::State::prepare() {
   clients[0]->set_server_clock(&server_clock);
   Task<void> task = semaphore.prepare(*clients[0]);
   task.start();
-  drive(Micros::max());
+  drive(TrueTime::max());
   if (!task.done()) throw SetupError("the variant's preparation did not finish");
   task.result();  // throws SetupError
   recorder.record(0, Micros(0), Op::run, Phase::info, {}, run_detail(o));
@@ -250,12 +251,12 @@ void Simulation::State::bound_lookahead() {
 void Simulation::State::schedule_server_faults() {
   for (const ScriptedAction& a : actions)
     if (a.kind == ScriptedAction::Kind::failover)
-      scheduler.fence_at(std::max(Micros(0), a.at - *a.arg), [this] { control->cut_off_replica(); });
+      scheduler.fence_at(std::max(kRunStart, a.at - *a.arg), [this] { control->cut_off_replica(); });
   Rng server_rng(client_seed(0, Salt::server_faults));
   const auto at_rate = [&](double per_second, ScriptedAction::Kind kind) {
     if (per_second <= 0) return;
     const auto gap = [&] { return Micros(static_cast<long long>(server_rng.exponential(1e6 / per_second))); };
-    for (Micros t = gap(); t < o.duration; t += gap()) {
+    for (TrueTime t = kRunStart + gap(); t < end; t += gap()) {
       ScriptedAction a{t, 0, kind, std::nullopt, 0};
       if (kind == ScriptedAction::Kind::redis_pause)
         a.arg = std::max(Micros(0), o.redis_pause_length.sample_duration(server_rng));
@@ -303,7 +304,7 @@ void Simulation::State::schedule_actions() {
 
 // Runs events until the queue is empty or `until` (exclusive) is reached. Throws LinkError when
 // Redis is gone.
-void Simulation::State::drive(Micros until) {
+void Simulation::State::drive(TrueTime until) {
   while (!scheduler.empty() && scheduler.next_time() < until) {
     if (interrupt_signal()) {
       result.stop_reason = "interrupted by signal " + std::to_string(interrupt_signal());
@@ -319,11 +320,11 @@ void Simulation::State::drive(Micros until) {
 
 // The next step: a lookahead pipeline, or the next instant's events with the requests that
 // reach Redis then.
-void Simulation::State::deliver_next(Micros until) {
+void Simulation::State::deliver_next(TrueTime until) {
   if (lookahead && held.empty() && scheduler.next_is_delivery() && scheduler.next_time() >= redis_paused_until) {
-    const Micros t = scheduler.next_time();
+    const TrueTime t = scheduler.next_time();
     // Redis's clock is one page that every command reads: with it, one pipeline is one instant.
-    const Micros last = redis_clock ? t : Micros::max();
+    const TrueTime last = redis_clock ? t : TrueTime::max();
     if (redis_clock) redis_clock->set(server_clock.read(t));
     send_ahead(scheduler, scheduler.take_ahead({until, last, min_send, min_round_trip}), *link, o.command_timeout, unblock);
     return;
@@ -343,43 +344,46 @@ void Simulation::State::deliver_next(Micros until) {
     execute_deliveries(std::move(batch), *link, o.command_timeout, unblock);
   }
   if (failure) std::rethrow_exception(std::exchange(failure, nullptr));
-  progress.update(scheduler.now(), o.duration, scheduler.events_processed(), grants);
+  progress.update(scheduler.now(), end, scheduler.events_processed(), grants);
 }
 
 // Server faults act on Redis (through control), then on every client's connection: each one
 // drops, and what was in flight ends as `info`. The row comes first, then those outcomes.
 void Simulation::State::server_fault(const ScriptedAction& a) {
   using K = ScriptedAction::Kind;
-  const Micros now = scheduler.now();
+  const TrueTime now = scheduler.now();
+  const Micros harness_now = clients[0]->now();  // the row is the harness's: its clock reads true time
   switch (a.kind) {
     case K::redis_restart: {
       // A crash (SIGKILL): the acknowledged writes in the AOF survive (the OS has them, even with
       // everysec); without persistence nothing does.
       const bool keeps = o.server.persistence != Persistence::none;
-      recorder.record(0, now, Op::redis_restart, Phase::ok, {},
+      recorder.record(0, harness_now, Op::redis_restart, Phase::ok, {},
                       "persistence=" + std::string(to_string(o.server.persistence)) + (keeps ? "" : " lost_since_us=0"));
       on_a_new_link([this] { control->restart(); });
       if (!keeps) set_up_again();
       drop_connections("redis restarted");
       break;
     }
-    case K::failover:
+    case K::failover: {
       // With sentinels, the election and real replication decide what the new primary holds.
-      recorder.record(0, now, Op::failover, Phase::ok, {},
+      const TrueTime lost_since = std::max(kRunStart, now - *a.arg);
+      recorder.record(0, harness_now, Op::failover, Phase::ok, {},
                       o.server.sentinel ? std::string("elected_by=sentinel")
                                         : "lag_us=" + std::to_string(a.arg->count()) + " lost_since_us=" +
-                                              std::to_string(std::max(Micros(0), now - *a.arg).count()));
+                                              std::to_string(lost_since.time_since_epoch().count()));
       on_a_new_link([this] { control->fail_over(); });
       set_up_again();
       drop_connections("failover");
       break;
+    }
     case K::disconnect:
-      recorder.record(0, now, Op::disconnect, Phase::ok, {}, {});
+      recorder.record(0, harness_now, Op::disconnect, Phase::ok, {}, {});
       on_a_new_link([this] { control->reconnect(); });
       drop_connections("connection dropped");
       break;
     case K::redis_pause:
-      recorder.record(0, now, Op::redis_pause, Phase::ok, {}, "length_us=" + std::to_string(a.arg->count()));
+      recorder.record(0, harness_now, Op::redis_pause, Phase::ok, {}, "length_us=" + std::to_string(a.arg->count()));
       redis_paused_until = std::max(redis_paused_until, now + *a.arg);
       scheduler.fence_at(redis_paused_until, [] {});  // the held requests run then, even if nothing else does
       break;
@@ -402,7 +406,7 @@ void Simulation::State::on_a_new_link(const std::function<void()>& fault) {
 // Redis came back without its data: the variant sets itself up again (a script's setup step)
 // before any client's request reaches it.
 void Simulation::State::set_up_again() {
-  LinkClient harness(*link, scheduler.now(), server_clock.read(scheduler.now()));
+  LinkClient harness(*link, clients[0]->now(), server_clock.read(scheduler.now()));
   if (redis_clock && o.mode == TimeMode::virtual_time) redis_clock->set(server_clock.read(scheduler.now()));
   Task<void> again = semaphore.after_data_loss(harness);
   again.start();
@@ -418,7 +422,7 @@ void Simulation::State::drop_connections(const std::string& why) {
 // operations then in flight recorded as `info`.
 void Simulation::State::drive_to_end() {
   try {
-    drive(o.duration);
+    drive(end);
     for (auto& c : clients) c->check_tasks();
   } catch (const LinkTimeout& e) {
     result.stop_reason = std::string("redis: ") + e.what() + " (--command-timeout; a script that never returns?)";
@@ -436,7 +440,7 @@ void Simulation::State::drive_to_end() {
 RunResult Simulation::State::finish() {
   if (result.stop_reason.empty()) {
     result.completed = true;
-    scheduler.advance_to(o.duration);
+    scheduler.advance_to(end);
   }
   // No link: a fault failed while replacing it (what the lost one sent after its last count is unknown).
   result.commands = commands_retired_links + (link ? link->commands_sent() - commands_before : 0);
@@ -445,7 +449,7 @@ RunResult Simulation::State::finish() {
   std::string reason = result.stop_reason;  // quoted in the row: no double quote inside
   for (char& c : reason)
     if (c == '"') c = '\'';
-  recorder.record(0, scheduler.now(), Op::run, result.completed ? Phase::ok : Phase::fail, {},
+  recorder.record(0, clients[0]->now(), Op::run, result.completed ? Phase::ok : Phase::fail, {},
                   result.completed ? counts : "reason=\"" + reason + "\" " + counts);
   result.events = recorder.events();
   result.wall_s = wall.seconds();

@@ -14,8 +14,9 @@ Progress::~Progress() {
   if (shown_) std::fputs("\n", stderr);
 }
 
-void Progress::update(Micros now, Micros end, std::uint64_t events, std::uint64_t grants) {
+void Progress::update(TrueTime now_true, TrueTime end_true, std::uint64_t events, std::uint64_t grants) {
   if (!enabled_) return;
+  const Micros now = now_true.time_since_epoch(), end = end_true.time_since_epoch();
   const double t = watch_.seconds();
   if (t - last_ < 0.2) return;
   last_ = t;

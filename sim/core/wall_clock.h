@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/core/duration.h"
+#include "sim/core/true_time.h"
 
 namespace semsim {
 
@@ -18,8 +18,8 @@ class Pacer {
   // Sleeps until true time `t` is due, in short steps so that `stop()` is noticed; returns false
   // if stop() said so before then.
   template <typename Stop>
-  bool wait_until(Micros t, Stop stop) {
-    const auto due = start_ + t;
+  bool wait_until(TrueTime t, Stop stop) {
+    const auto due = start_ + t.time_since_epoch();
     for (;;) {
       if (stop()) return false;
       const auto now = std::chrono::steady_clock::now();
@@ -28,8 +28,8 @@ class Pacer {
     }
   }
   // How far behind the wall clock the simulation runs at true time t (0 when on time).
-  Micros lag(Micros t) const {
-    const auto late = std::chrono::steady_clock::now() - (start_ + t);
+  Micros lag(TrueTime t) const {
+    const auto late = std::chrono::steady_clock::now() - (start_ + t.time_since_epoch());
     return std::max(Micros(0), std::chrono::duration_cast<Micros>(late));
   }
 
@@ -56,7 +56,7 @@ class Progress {
  public:
   explicit Progress(bool wanted = true);
   ~Progress();
-  void update(Micros now, Micros end, std::uint64_t events, std::uint64_t grants);
+  void update(TrueTime now, TrueTime end, std::uint64_t events, std::uint64_t grants);
 
  private:
   bool enabled_;

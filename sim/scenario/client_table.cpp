@@ -93,8 +93,8 @@ std::vector<ScriptedAction> read_actions_file(const std::string& path, int clien
       const unsigned line = in.get_file_line();
       ScriptedAction a;
       a.line = static_cast<int>(line);
-      a.at = field(path, line, "at", at, parse_duration);
-      if (a.at.count() < 0) fail(path, line, "at", "must not be negative");
+      a.at = kRunStart + field(path, line, "at", at, parse_duration);
+      if (a.at < kRunStart) fail(path, line, "at", "must not be negative");
       const auto kind = action_kind_named(action);
       if (!kind) {
         std::string names;

@@ -290,7 +290,7 @@ CaseRun case_run(const GenCase& c, const std::string& variant, std::int64_t lock
   for (std::size_t i = 0; i < c.actions.size(); ++i) {
     const GenAction& g = c.actions[i];
     ScriptedAction a;
-    a.at = parse_duration(format_duration(Micros(g.at_us)));
+    a.at = kRunStart + parse_duration(format_duration(Micros(g.at_us)));
     a.client = g.client;
     a.kind = g.kind;
     if (has_arg(g.kind)) a.arg = parse_duration(format_duration(Micros(g.arg_us)));

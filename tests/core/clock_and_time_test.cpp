@@ -13,25 +13,25 @@ using namespace std::chrono_literals;
 
 TEST(ClientClock, AddsOffsetToTrueTime) {
   ClientClock clock(Micros(-10'000), 0);
-  EXPECT_EQ(clock.read(Micros(0)), Micros(-10'000));
-  EXPECT_EQ(clock.read(Micros(5'000)), Micros(-5'000));
+  EXPECT_EQ(clock.read(at_us(0)), Micros(-10'000));
+  EXPECT_EQ(clock.read(at_us(5'000)), Micros(-5'000));
 }
 
 TEST(ClientClock, DriftAccumulatesInPartsPerMillion) {
   ClientClock fast(Micros(0), 100);  // 100 ppm: 100 µs per second
-  EXPECT_EQ(fast.read(Micros(1'000'000)), Micros(1'000'100));
-  EXPECT_EQ(fast.read(Micros(10'000'000)), Micros(10'001'000));
+  EXPECT_EQ(fast.read(at_us(1'000'000)), Micros(1'000'100));
+  EXPECT_EQ(fast.read(at_us(10'000'000)), Micros(10'001'000));
   ClientClock slow(Micros(0), -250);
-  EXPECT_EQ(slow.read(Micros(2'000'000)), Micros(1'999'500));
+  EXPECT_EQ(slow.read(at_us(2'000'000)), Micros(1'999'500));
 }
 
 TEST(ClientClock, JumpsApplyFromTheirTrueTimeOn) {
   ClientClock clock(Micros(1'000), 0);
-  clock.jump(Micros(5'000), Micros(-3'000));
-  EXPECT_EQ(clock.read(Micros(4'999)), Micros(5'999));
-  EXPECT_EQ(clock.read(Micros(5'000)), Micros(3'000));
-  clock.jump(Micros(8'000), Micros(10'000));
-  EXPECT_EQ(clock.read(Micros(9'000)), Micros(17'000));
+  clock.jump(at_us(5'000), Micros(-3'000));
+  EXPECT_EQ(clock.read(at_us(4'999)), Micros(5'999));
+  EXPECT_EQ(clock.read(at_us(5'000)), Micros(3'000));
+  clock.jump(at_us(8'000), Micros(10'000));
+  EXPECT_EQ(clock.read(at_us(9'000)), Micros(17'000));
 }
 
 TEST(Duration, ParsesUnitsAndSigns) {
@@ -95,11 +95,11 @@ TEST(Network, DeliversInOrderEvenWhenALaterMessageDrawsAShorterDelay) {
   ClientNetwork net(LinkModel{Distribution::parse("uniform:0ms..10ms"), Distribution::parse("fixed:0ms"), 0,
                               Distribution::fixed(Micros(0))},
                     1);
-  Micros last{0};
+  TrueTime last = kRunStart;
   for (int i = 0; i < 200; ++i) {
-    const Micros arrival = net.outbound(Micros(i * 100));
+    const TrueTime arrival = net.outbound(at_us(i * 100));
     ASSERT_GE(arrival, last);
-    ASSERT_GE(arrival, Micros(i * 100));
+    ASSERT_GE(arrival, at_us(i * 100));
     last = arrival;
   }
 }
@@ -108,7 +108,7 @@ TEST(Network, SpikesAddTheirDelay) {
   ClientNetwork net(LinkModel{Distribution::parse("fixed:1ms"), Distribution::parse("fixed:1ms"), 1.0,
                               Distribution::parse("fixed:100ms")},
                     1);
-  EXPECT_EQ(net.outbound(Micros(0)), Micros(101'000));
+  EXPECT_EQ(net.outbound(kRunStart), at_us(101'000));
 }
 
 }  // namespace

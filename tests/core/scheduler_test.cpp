@@ -10,31 +10,31 @@ namespace {
 TEST(Scheduler, RunsEventsInTimeOrderAndTiesFirstInFirstOut) {
   Scheduler s;
   std::string order;
-  s.at(Micros(20), [&] { order += "c"; });
-  s.at(Micros(10), [&] { order += "a"; });
-  s.at(Micros(10), [&] { order += "b"; });
-  s.at(Micros(30), [&] { order += "d"; });
+  s.at(at_us(20), [&] { order += "c"; });
+  s.at(at_us(10), [&] { order += "a"; });
+  s.at(at_us(10), [&] { order += "b"; });
+  s.at(at_us(30), [&] { order += "d"; });
   while (!s.empty()) s.next();
   EXPECT_EQ(order, "abcd");
-  EXPECT_EQ(s.now(), Micros(30));
+  EXPECT_EQ(s.now(), at_us(30));
 }
 
 TEST(Scheduler, NothingIsScheduledInThePast) {
   Scheduler s;
-  Micros seen{-1};
-  s.at(Micros(50), [&] { s.at(Micros(10), [&] { seen = s.now(); }); });
+  TrueTime seen = at_us(-1);
+  s.at(at_us(50), [&] { s.at(at_us(10), [&] { seen = s.now(); }); });
   while (!s.empty()) s.next();
-  EXPECT_EQ(seen, Micros(50));
+  EXPECT_EQ(seen, at_us(50));
 }
 
 TEST(Scheduler, BatchesOnlyDeliveriesDueAtTheSameInstant) {
   Scheduler s;
   const auto delivery = [](std::string name) { return Delivery{{Command{std::move(name)}}, [](std::vector<Reply>) {}, {}}; };
-  s.deliver_at(Micros(5), delivery("a"));
-  s.deliver_at(Micros(5), delivery("b"));
-  s.at(Micros(5), [] {});
-  s.deliver_at(Micros(5), delivery("c"));
-  s.deliver_at(Micros(6), delivery("d"));
+  s.deliver_at(at_us(5), delivery("a"));
+  s.deliver_at(at_us(5), delivery("b"));
+  s.at(at_us(5), [] {});
+  s.deliver_at(at_us(5), delivery("c"));
+  s.deliver_at(at_us(6), delivery("d"));
   auto first = s.next();
   ASSERT_EQ(first.size(), 2u);
   EXPECT_EQ(first[0].commands[0][0], "a");

@@ -278,7 +278,7 @@ TEST_F(SimulationTest, APausedClientRunsNothingUntilItsPauseEnds) {
     woke = c.server_now().value();
   };
   a.spawn(sleeper(a, woke));
-  s.at(Micros(5'000), [&] { a.pause_until(Micros(50'000)); });
+  s.at(at_us(5'000), [&] { a.pause_until(at_us(50'000)); });
   drive(s, redis_->link());
   EXPECT_EQ(woke, Micros(50'000));
 }
@@ -293,7 +293,7 @@ TEST_F(SimulationTest, ACrashedClientNeverRunsAgain) {
     woke = true;
   };
   a.spawn(sleeper(a, woke));
-  s.at(Micros(5'000), [&] { a.crash(); });
+  s.at(at_us(5'000), [&] { a.crash(); });
   drive(s, redis_->link());
   EXPECT_FALSE(woke);
 }

@@ -21,7 +21,7 @@ struct Ban {
 };
 
 const std::vector<Ban> kBans = {
-    {"system_clock::now", "the scheduler's now(), or a client's clock (sim/core/client_clock.h)"},
+    {"system_clock::now", "the scheduler's now() (TrueTime), or a client's clock (sim/core/client_clock.h)"},
     {"steady_clock::now", "the scheduler's now(); paced runs: Pacer (sim/core/wall_clock.h)"},
     {"high_resolution_clock", "the scheduler's now()"},
     {"gettimeofday", "the scheduler's now()"},
