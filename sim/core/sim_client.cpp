@@ -1,6 +1,5 @@
 #include "sim/core/sim_client.h"
 
-#include <cstdio>
 #include <memory>
 
 #include "marks/coverage_marks.h"
@@ -44,13 +43,18 @@ Task<void> SimClient::sleep(Micros d) {
 
 std::string SimClient::new_identifier() {
   // A uuid4 from the client's own stream: random order among equal scores, as uuid4 gives.
+  // Written digit by digit (snprintf's format parsing was a twentieth of a large run's time).
   const std::uint64_t hi = identifiers_.next(), lo = identifiers_.next();
-  char buf[37];
-  std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
-                static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xfff),
-                static_cast<unsigned>(0x8000 | ((lo >> 48) & 0x3fff)),
-                static_cast<unsigned long long>(lo & 0xffffffffffffULL));
-  return buf;
+  std::string id(36, '-');
+  const auto hex = [&id](std::size_t at, std::uint64_t value, int digits) {
+    for (int i = digits - 1; i >= 0; --i, value >>= 4) id[at + static_cast<std::size_t>(i)] = "0123456789abcdef"[value & 0xf];
+  };
+  hex(0, hi >> 32, 8);
+  hex(9, (hi >> 16) & 0xffff, 4);
+  hex(14, 0x4000 | (hi & 0xfff), 4);
+  hex(19, 0x8000 | ((lo >> 48) & 0x3fff), 4);
+  hex(24, lo & 0xffffffffffffULL, 12);
+  return id;
 }
 
 struct SimClient::Exchange {
