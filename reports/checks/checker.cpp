@@ -81,7 +81,7 @@ void Checker::close_instant() {
   granted_now_ = false;
 }
 
-void Checker::add(const Event& e) {
+void Checker::advance_to(const Event& e) {
   if (started_ && (e.true_us < now_us_ || (e.true_us == now_us_ && e.seq <= last_seq_)))
     throw HistoryError("event seq " + std::to_string(e.seq) + " at true_us " +
                        std::to_string(e.true_us) + " comes after seq " + std::to_string(last_seq_) +
@@ -98,7 +98,10 @@ void Checker::add(const Event& e) {
   }
   last_seq_ = e.seq;
   ++meta_.events;
+}
 
+void Checker::add(const Event& e) {
+  advance_to(e);
   if (e.op == Op::run) {
     read_run_row(e);
     return;
@@ -112,49 +115,9 @@ void Checker::add(const Event& e) {
   }
 
   ClientState& c = client(e.client);
-  const std::int64_t t = e.true_us;
   switch (e.op) {
     case Op::acquire:
-      if (e.phase == Phase::invoke) {
-        ++meta_.acquires;
-        ++c.stats.attempts;
-        c.pending = true;
-        c.invoke_us = t;
-        c.offset_sum_us += static_cast<double>(e.client_us) - static_cast<double>(t);
-        fifo_.invoked(e.client, ++c.attempt, t);
-        if (!waits_.is_waiting(e.client)) liveness_.acquire_invoked(e.client, t);
-        break;
-      }
-      // An outcome without a recorded invoke (a truncated start) counts, without a latency.
-      if (e.phase == Phase::ok) {
-        ++meta_.granted;
-        ++c.stats.granted;
-        holds_.grant(e.client, t, e.identifier);
-        waits_.granted(e.client, t);
-        liveness_.acquire_settled(e.client);
-        granted_now_ = true;
-        if (c.pending) {
-          latency_.add(t - c.invoke_us);
-          fifo_.admitted(e.client, c.invoke_us);
-        }
-      } else if (e.phase == Phase::fail) {
-        ++meta_.rejected;
-        ++c.stats.rejected;
-        std::int64_t invoke_us = c.pending ? c.invoke_us : t;
-        if (c.pending) {
-          latency_.add(t - c.invoke_us);
-          fifo_.rejected(e.client, c.invoke_us, t);
-        }
-        waits_.rejected(e.client, invoke_us);
-        liveness_.acquire_refused(e.client);
-      } else {  // info: may have been granted
-        ++meta_.acquire_unknown;
-        ++c.stats.unknown;
-        holds_.possible(e.client);
-        liveness_.acquire_settled(e.client);
-        if (c.pending) fifo_.abandoned(e.client);
-      }
-      c.pending = false;
+      on_acquire(e, c);
       break;
     case Op::release:
       if (e.phase == Phase::invoke) holds_.end(e.client);
@@ -164,49 +127,23 @@ void Checker::add(const Event& e) {
       break;
     case Op::crash:
       holds_.end(e.client);
-      waits_.crashed(e.client, t);
+      waits_.crashed(e.client, e.true_us);
       liveness_.acquire_settled(e.client);
       if (c.pending) fifo_.abandoned(e.client);
       c.pending = false;
       break;
     case Op::done:
-      waits_.stopped_wanting(e.client, t);
+      waits_.stopped_wanting(e.client, e.true_us);
       break;
-    case Op::sample: {
-      // detail "admitted=A believers=B stale=S": S clients believed they held a permit that
-      // was not among the first `limit` members of the variant's admission set.
-      std::int64_t n = 0;
-      try {
-        n = KeyValues::parse(e.detail).get_int("stale").value_or(0);
-      } catch (const std::invalid_argument& err) {
-        throw HistoryError("seq " + std::to_string(e.seq) + ": sample row: " + err.what());
-      }
-      ++meta_.samples;
-      if (n > 0) ++meta_.stale_samples;
-      meta_.max_stale = std::max(meta_.max_stale, static_cast<int>(n));
+    case Op::sample:
+      on_sample(e);
       break;
-    }
     case Op::redis_restart:
     case Op::failover:
     case Op::disconnect:
-    case Op::redis_pause: {
-      // detail lost_since_us=X when Redis came back without the writes made from X on: the
-      // permits granted since then (and not yet timed out) vanished under their holders.
-      ++meta_.server_faults;
-      std::optional<std::int64_t> since;
-      try {
-        since = KeyValues::parse(e.detail).get_int("lost_since_us");
-      } catch (const std::invalid_argument& err) {
-        throw HistoryError("seq " + std::to_string(e.seq) + ": " + std::string(to_string(e.op)) + " row: " + err.what());
-      }
-      if (since) {
-        const auto timeout_us = meta_.timeout_ms ? std::optional<std::int64_t>(*meta_.timeout_ms * 1000) : std::nullopt;
-        const std::int64_t lost = holds_.granted_since(*since, t, timeout_us);
-        if (lost > 0) mark(Mark::permit_lost_in_fault);
-        meta_.lost_permits += lost;
-      }
+    case Op::redis_pause:
+      on_server_fault(e);
       break;
-    }
     case Op::pause:  // a paused client still holds: nothing changes
     case Op::resume:
     case Op::jump:  // the offset shows in client_us of later rows
@@ -214,6 +151,81 @@ void Checker::add(const Event& e) {
     case Op::run:
       break;
   }
+}
+
+void Checker::on_acquire(const Event& e, ClientState& c) {
+  const std::int64_t t = e.true_us;
+  if (e.phase == Phase::invoke) {
+    ++meta_.acquires;
+    ++c.stats.attempts;
+    c.pending = true;
+    c.invoke_us = t;
+    c.offset_sum_us += static_cast<double>(e.client_us) - static_cast<double>(t);
+    fifo_.invoked(e.client, ++c.attempt, t);
+    if (!waits_.is_waiting(e.client)) liveness_.acquire_invoked(e.client, t);
+    return;
+  }
+  // An outcome without a recorded invoke (a truncated start) counts, without a latency.
+  if (e.phase == Phase::ok) {
+    ++meta_.granted;
+    ++c.stats.granted;
+    holds_.grant(e.client, t, e.identifier);
+    waits_.granted(e.client, t);
+    liveness_.acquire_settled(e.client);
+    granted_now_ = true;
+    if (c.pending) {
+      latency_.add(t - c.invoke_us);
+      fifo_.admitted(e.client, c.invoke_us);
+    }
+  } else if (e.phase == Phase::fail) {
+    ++meta_.rejected;
+    ++c.stats.rejected;
+    std::int64_t invoke_us = c.pending ? c.invoke_us : t;
+    if (c.pending) {
+      latency_.add(t - c.invoke_us);
+      fifo_.rejected(e.client, c.invoke_us, t);
+    }
+    waits_.rejected(e.client, invoke_us);
+    liveness_.acquire_refused(e.client);
+  } else {  // info: may have been granted
+    ++meta_.acquire_unknown;
+    ++c.stats.unknown;
+    holds_.possible(e.client);
+    liveness_.acquire_settled(e.client);
+    if (c.pending) fifo_.abandoned(e.client);
+  }
+  c.pending = false;
+}
+
+// detail "admitted=A believers=B stale=S": S clients believed they held a permit that was not
+// among the first `limit` members of the variant's admission set.
+void Checker::on_sample(const Event& e) {
+  std::int64_t n = 0;
+  try {
+    n = KeyValues::parse(e.detail).get_int("stale").value_or(0);
+  } catch (const std::invalid_argument& err) {
+    throw HistoryError("seq " + std::to_string(e.seq) + ": sample row: " + err.what());
+  }
+  ++meta_.samples;
+  if (n > 0) ++meta_.stale_samples;
+  meta_.max_stale = std::max(meta_.max_stale, static_cast<int>(n));
+}
+
+// detail lost_since_us=X when Redis came back without the writes made from X on: the permits
+// granted since then (and not yet timed out) vanished under their holders.
+void Checker::on_server_fault(const Event& e) {
+  ++meta_.server_faults;
+  std::optional<std::int64_t> since;
+  try {
+    since = KeyValues::parse(e.detail).get_int("lost_since_us");
+  } catch (const std::invalid_argument& err) {
+    throw HistoryError("seq " + std::to_string(e.seq) + ": " + std::string(to_string(e.op)) + " row: " + err.what());
+  }
+  if (!since) return;
+  const auto timeout_us = meta_.timeout_ms ? std::optional<std::int64_t>(*meta_.timeout_ms * 1000) : std::nullopt;
+  const std::int64_t lost = holds_.granted_since(*since, e.true_us, timeout_us);
+  if (lost > 0) mark(Mark::permit_lost_in_fault);
+  meta_.lost_permits += lost;
 }
 
 Summary Checker::finish(const RunStats& stats) const {

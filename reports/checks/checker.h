@@ -57,8 +57,12 @@ class Checker {
     ClientStats stats;
   };
   ClientState& client(int id);
+  void advance_to(const Event& e);  // ordering checked, time moved, the instant before closed
   void read_run_row(const Event& e);
   void close_instant();
+  void on_acquire(const Event& e, ClientState& c);
+  void on_sample(const Event& e);
+  void on_server_fault(const Event& e);
 
   CheckOptions options_;
   Summary meta_;  // run metadata and outcome counts, filled as events come
