@@ -67,6 +67,64 @@ void print_figures(std::ostream& out, const SearchReport& r) {
       << r.minimal.scripted_acquires() << ")\n";
 }
 
+// The search the command line asks for (but --redis and --jobs). Throws std::invalid_argument.
+SearchSettings read_settings(const po::variables_map& vm, int argc, char** argv) {
+  SearchSettings s;
+  if (!vm.count("variant")) throw std::invalid_argument("--variant is required");
+  s.variant = vm["variant"].as<std::string>();
+  make_semaphore(s.variant, SemaphoreConfig{});  // throws naming the known variants
+  s.cases = vm["cases"].as<int>();
+  if (s.cases < 1) throw std::invalid_argument("--cases must be at least 1");
+  s.seed = vm["seed"].as<std::uint64_t>();
+  s.max_clients = vm["max-clients"].as<int>();
+  if (s.max_clients < 2 || s.max_clients > 64) throw std::invalid_argument("--max-clients must be between 2 and 64");
+  s.out = vm["out"].as<std::string>();
+  s.preconditions = !vm["no-preconditions"].as<bool>();
+  s.allow_delay = vm["allow-delay"].as<bool>();
+  s.server_jumps = vm["server-jumps"].as<bool>();
+  s.server_faults = vm["server-faults"].as<bool>();
+  s.progress = isatty(STDERR_FILENO);
+  s.reproduce = quote_args(argc, argv);
+  return s;
+}
+
+// What is searched: the variant, its properties and the preconditions the cases keep to.
+void print_plan(std::ostream& out, const SearchSettings& s) {
+  const Properties props = properties_for(s.variant);
+  out << "semsim check: variant " << s.variant << ", seed " << s.seed << ", " << s.cases << " cases, up to "
+      << s.max_clients << " clients\n"
+      << "properties: safety" << (props.liveness ? ", liveness" : "") << (props.lease_honesty ? ", lease honesty" : "")
+      << "\npreconditions: "
+      << (s.preconditions ? preconditions_for(s.variant).text : std::string("none (--no-preconditions)"))
+      << (s.preconditions && s.allow_delay ? " [--allow-delay: network delay allowed]" : "")
+      << (s.server_jumps ? "\nserver clock: jumps and drift generated (outside the seeds' preconditions, which "
+                           "assume a monotone server clock)"
+                         : "")
+      << (s.server_faults ? "\nRedis faults: restarts, failovers, dropped connections and pauses generated (outside "
+                            "the seeds' preconditions, which assume a Redis that never loses a write)"
+                          : "")
+      << "\n";
+}
+
+// The verdict, and on a violation the shrunk case with how to reproduce and replay it.
+void print_result(std::ostream& out, const SearchSettings& s, const SearchReport& r) {
+  if (!r.found) {
+    out << "no violation in " << r.cases_run << " cases\n";
+    print_figures(out, r);
+    return;
+  }
+  out << "VIOLATION: " << to_string(r.violation) << ": " << r.minimal_outcome.detail << "\n"
+      << "  first at case #" << r.first_failure_case << ": " << describe(r.first) << "\n"
+      << "  shrunk to: " << describe(r.minimal) << "\n"
+      << "  reproduce the search: " << s.reproduce << "\n"
+      << "  replay the case:      semsim scenario " << r.counterexample
+      << (r.replay_failed ? "  (replayed: fails again)" : "  (replay did not fail its expectations: see the file)")
+      << "\n\n";
+  std::ifstream ini(r.counterexample);
+  out << ini.rdbuf() << "\n";
+  print_figures(out, r);
+}
+
 }  // namespace
 
 int check_command(int argc, char** argv) {
@@ -90,7 +148,7 @@ int check_command(int argc, char** argv) {
     ("allow-delay", po::bool_switch(), "keep the other preconditions but allow network delay (shows the INCR/ZADD race)");
   SearchSettings s;
   std::string redis_url;
-  int jobs = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  int jobs = 1;
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(o).run(), vm);
@@ -99,46 +157,19 @@ int check_command(int argc, char** argv) {
       std::cout << o << kAbout << preconditions_help() << kAboutEnd;
       return kExitOk;
     }
-    if (!vm.count("variant")) throw std::invalid_argument("--variant is required");
-    s.variant = vm["variant"].as<std::string>();
-    make_semaphore(s.variant, SemaphoreConfig{});  // throws naming the known variants
-    s.cases = vm["cases"].as<int>();
-    if (s.cases < 1) throw std::invalid_argument("--cases must be at least 1");
-    s.seed = vm["seed"].as<std::uint64_t>();
-    s.max_clients = vm["max-clients"].as<int>();
-    if (s.max_clients < 2 || s.max_clients > 64) throw std::invalid_argument("--max-clients must be between 2 and 64");
-    s.out = vm["out"].as<std::string>();
+    s = read_settings(vm, argc, argv);
     if (vm.count("redis")) redis_url = vm["redis"].as<std::string>();
-    if (vm.count("jobs")) jobs = vm["jobs"].as<int>();
-    if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs must be between 1 and 64");
-    s.preconditions = !vm["no-preconditions"].as<bool>();
-    s.allow_delay = vm["allow-delay"].as<bool>();
-    s.server_jumps = vm["server-jumps"].as<bool>();
-    s.server_faults = vm["server-faults"].as<bool>();
     if (s.server_faults && !redis_url.empty())
       throw std::invalid_argument("--server-faults restarts and fails over the embedded Redis: not with --redis");
-    s.progress = isatty(STDERR_FILENO);
-    s.reproduce = quote_args(argc, argv);
+    jobs = vm.count("jobs") ? vm["jobs"].as<int>() : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs must be between 1 and 64");
   } catch (const std::exception& e) {
     std::cerr << "semsim check: " << e.what() << "\n";
     return kExitBadInput;
   }
 
   install_interrupt_handlers();
-  const Properties props = properties_for(s.variant);
-  std::cout << "semsim check: variant " << s.variant << ", seed " << s.seed << ", " << s.cases << " cases, up to "
-            << s.max_clients << " clients\n"
-            << "properties: safety" << (props.liveness ? ", liveness" : "") << (props.lease_honesty ? ", lease honesty" : "")
-            << "\npreconditions: "
-            << (s.preconditions ? preconditions_for(s.variant).text : std::string("none (--no-preconditions)"))
-            << (s.preconditions && s.allow_delay ? " [--allow-delay: network delay allowed]" : "")
-            << (s.server_jumps ? "\nserver clock: jumps and drift generated (outside the seeds' preconditions, which "
-                                 "assume a monotone server clock)"
-                               : "")
-            << (s.server_faults ? "\nRedis faults: restarts, failovers, dropped connections and pauses generated (outside "
-                                  "the seeds' preconditions, which assume a Redis that never loses a write)"
-                                : "")
-            << "\n";
+  print_plan(std::cout, s);
   try {
     std::filesystem::create_directories(s.out);
     // Every server is started here, on the main thread: a server dies with the thread that forked it.
@@ -150,22 +181,9 @@ int check_command(int argc, char** argv) {
       std::cerr << "semsim check: " << r.error << "\n";
       return exit_code_after_error();
     }
-    if (!r.found) {
-      std::cout << "no violation in " << r.cases_run << " cases\n";
-      print_figures(std::cout, r);
-      return kExitOk;
-    }
-    std::cout << "VIOLATION: " << to_string(r.violation) << ": " << r.minimal_outcome.detail << "\n"
-              << "  first at case #" << r.first_failure_case << ": " << describe(r.first) << "\n"
-              << "  shrunk to: " << describe(r.minimal) << "\n"
-              << "  reproduce the search: " << s.reproduce << "\n"
-              << "  replay the case:      semsim scenario " << r.counterexample
-              << (r.replay_failed ? "  (replayed: fails again)" : "  (replay did not fail its expectations: see the file)")
-              << "\n\n";
-    std::ifstream ini(r.counterexample);
-    std::cout << ini.rdbuf() << "\n";
-    print_figures(std::cout, r);
-    return r.violation == Violation::liveness ? kExitLivenessOnly : kExitFinding;
+    print_result(std::cout, s, r);
+    if (!r.found) return exit_code(Finding::none);
+    return exit_code(r.violation == Violation::liveness ? Finding::liveness_violation_alone : Finding::safety_violation);
   } catch (const std::exception& e) {
     std::cerr << "semsim check: " << e.what() << "\n";
     return exit_code_after_error();

@@ -19,6 +19,23 @@ inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitLivenessOnly = 3;  // check: a free permit not granted, safety held
 inline constexpr int kExitInterrupted = 130;
 
+// What a command that ran to its end found: the one mapping from results to exit codes.
+enum class Finding {
+  none,                      // clean: every expectation met, no violation
+  unmet_expectation,         // run --expect, scenario
+  safety_violation,          // check (lease honesty included: a promise about holding)
+  liveness_violation_alone,  // check: safety held, a free permit was not granted
+};
+constexpr int exit_code(Finding f) {
+  switch (f) {
+    case Finding::none: return kExitOk;
+    case Finding::unmet_expectation:
+    case Finding::safety_violation: return kExitFinding;
+    case Finding::liveness_violation_alone: return kExitLivenessOnly;
+  }
+  return kExitFinding;
+}
+
 // A command that stopped on an error: interrupted (130) if a Ctrl-C came, else bad input/setup (2).
 inline int exit_code_after_error() { return interrupt_signal() ? kExitInterrupted : kExitBadInput; }
 

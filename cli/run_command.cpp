@@ -70,7 +70,7 @@ int run_command(int argc, char** argv) {
       failed += !j.met;
       std::cout << (j.met ? "ok      " : "FAILED  ") << e.describe() << "   observed " << (j.observed.empty() ? "n/a" : j.observed) << "\n";
     }
-    return failed ? kExitFinding : kExitOk;
+    return exit_code(failed ? Finding::unmet_expectation : Finding::none);
   } catch (const std::exception& e) {
     std::cerr << "semsim run: " << e.what() << "\n";
     return exit_code_after_error();

@@ -126,7 +126,7 @@ int scenario_command(int argc, char** argv) {
     return exit_code_after_error();
   }
   std::cout << "expectations: " << tally.met << " passed, " << tally.failed << " failed\n";
-  return tally.failed ? kExitFinding : kExitOk;
+  return exit_code(tally.failed ? Finding::unmet_expectation : Finding::none);
 }
 
 }  // namespace semsim

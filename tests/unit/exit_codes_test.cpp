@@ -1,0 +1,20 @@
+// The one mapping from what a command found to its exit code (DESIGN.md, docs/contract.md):
+// scripts and CI jobs branch on these numbers.
+#include <gtest/gtest.h>
+
+#include "cli/commands.h"
+
+namespace semsim {
+namespace {
+
+TEST(ExitCodes, SafetyAndLivenessHaveDistinctCodesAndCleanIsZero) {
+  EXPECT_EQ(exit_code(Finding::none), 0);
+  EXPECT_EQ(exit_code(Finding::unmet_expectation), 1);
+  EXPECT_EQ(exit_code(Finding::safety_violation), 1);
+  EXPECT_EQ(exit_code(Finding::liveness_violation_alone), 3);
+  EXPECT_EQ(kExitBadInput, 2);
+  EXPECT_EQ(kExitInterrupted, 130);
+}
+
+}  // namespace
+}  // namespace semsim
