@@ -325,9 +325,9 @@ const std::vector<RunOption>& run_option_table() {
                  std::identity(),
                  "what it evicts at the limit: noeviction, allkeys-lru, allkeys-lfu, allkeys-random, volatile-lru, "
                  "volatile-lfu, volatile-random, volatile-ttl"),
-    flag("fill-memory", &O::fill_memory, "before the clients start, fill the embedded Redis up to --maxmemory with "
-                                         "unrelated keys (no TTL) under the run's prefix, so that the run's writes "
-                                         "evict"),
+    flag("fill-memory", &O::fill_memory, "before the clients start, fill the embedded Redis to 256 KiB below "
+                                         "--maxmemory with unrelated 1 KiB keys (TTL one hour) under the run's "
+                                         "prefix, then write one more every millisecond, so that Redis must evict"),
     written_after("lock-acquire-timeout",  // where run.ini has always had it
                   field_option("command-timeout", &O::command_timeout, parse_command_timeout, format_duration,
                                "real time Redis has to answer: then the operations in flight end as info, a script "
