@@ -7,7 +7,6 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
-#include <thread>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -15,6 +14,7 @@
 #include "algorithms/api/semaphore.h"
 #include "cli/commands.h"
 #include "sim/core/interrupt.h"
+#include "sim/run/sweep_runner.h"
 #include "sim/search/property_search.h"
 
 namespace semsim {
@@ -161,7 +161,7 @@ int check_command(int argc, char** argv) {
     if (vm.count("redis")) redis_url = vm["redis"].as<std::string>();
     if (s.server_faults && !redis_url.empty())
       throw std::invalid_argument("--server-faults restarts and fails over the embedded Redis: not with --redis");
-    jobs = vm.count("jobs") ? vm["jobs"].as<int>() : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    jobs = vm.count("jobs") ? vm["jobs"].as<int>() : default_jobs();
     if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs must be between 1 and 64");
   } catch (const std::exception& e) {
     std::cerr << "semsim check: " << e.what() << "\n";

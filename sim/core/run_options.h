@@ -9,6 +9,7 @@
 
 #include "sim/core/distribution.h"
 #include "sim/core/duration.h"
+#include "sim/core/true_time.h"
 #include "sim/core/server_setup.h"
 
 namespace semsim {
@@ -58,6 +59,9 @@ struct RunOptions {
   bool pipeline = true;
   bool progress = true;  // the run's own progress line on a terminal (off in sweeps, which show theirs)
 };
+
+// True time at which the run ends: nothing starts then or later.
+inline TrueTime end_of_run(const RunOptions& o) { return kRunStart + o.duration; }
 
 std::string to_string(TimeMode mode);
 // A whole number in [lo, hi]; throws std::invalid_argument saying which rule it breaks.

@@ -130,7 +130,7 @@ struct Simulation::State {
   void drop_connections(const std::string& why);
 
   const RunOptions& o;
-  const TrueTime end = kRunStart + o.duration;  // true time at the end of the run
+  const TrueTime end = end_of_run(o);
   Semaphore& semaphore;
   ServerControl* control;
   ServerClock* redis_clock;

@@ -130,7 +130,7 @@ Task<void> Workload::hold_then_release(SimClient& client, Grant grant, Micros ho
 Task<void> Workload::sample(SimClient& harness, std::string admission_set, Micros every) {
   for (;;) {
     co_await harness.sleep(every);
-    if (scheduler_.now() >= kRunStart + options_.duration) co_return;
+    if (scheduler_.now() >= end_of_run(options_)) co_return;
     Command zrange{"ZRANGE", admission_set, "0", std::to_string(options_.limit - 1)};  // g++ 12: no braces in co_await
     Reply r;
     bool lost = false;
@@ -158,7 +158,7 @@ Task<void> Workload::fill(SimClient& harness, std::string prefix) {
   const std::string value(1024, 'x');
   for (std::uint64_t n = 0;; ++n) {
     co_await harness.sleep(Micros(1000));
-    if (scheduler_.now() >= kRunStart + options_.duration) co_return;
+    if (scheduler_.now() >= end_of_run(options_)) co_return;
     Command set{"SET", prefix + "filler:run:" + std::to_string(n), value, "PX", "3600000"};
     try {
       co_await harness.redis().call(std::move(set));
@@ -174,7 +174,7 @@ Micros at_least_1us(Micros d) { return std::max(d, Micros(1)); }
 }  // namespace
 
 Task<void> Workload::loop(SimClient& client) {
-  const TrueTime end = kRunStart + options_.duration;
+  const TrueTime end = end_of_run(options_);
   for (;;) {
     co_await client.sleep(at_least_1us(options_.think.sample_duration(client.rng())));
     if (scheduler_.now() >= end) co_return;

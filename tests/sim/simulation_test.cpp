@@ -34,6 +34,14 @@ class SimulationTest : public ::testing::Test {
 
   std::string dir(const std::string& name) { return (fs::path(::testing::TempDir()) / ("sim_" + name)).string(); }
 
+  // An actions.csv with `rows` after its header, in the folder dir(name); its path.
+  std::string actions_file(const std::string& name, const std::string& rows) {
+    fs::create_directories(dir(name));
+    const std::string path = dir(name) + "/actions.csv";
+    std::ofstream(path) << "at,client,action,arg\n" << rows;
+    return path;
+  }
+
   RunOutput run(RunOptions o, const std::string& out) {
     o.out = dir(out);
     o.charts = false;
@@ -131,9 +139,6 @@ TEST_F(SimulationTest, SkewMakesBasicOverAdmitAndTheCheckerSeesIt) {
 // Redis restarts without persistence while clients hold and refresh: the held permits are lost
 // (the checker counts them), and the holders learn it at their next refresh.
 TEST_F(SimulationTest, ARestartWithoutPersistenceLosesHeldPermitsAndTheirRefreshesSaySo) {
-  const std::string d = dir("restart_refresh");
-  fs::create_directories(d);
-  std::ofstream(d + "/actions.csv") << "at,client,action,arg\n300ms,0,redis_restart,\n";
   RunOptions o;
   o.variant = "lua";
   o.clients = 6;
@@ -142,7 +147,7 @@ TEST_F(SimulationTest, ARestartWithoutPersistenceLosesHeldPermitsAndTheirRefresh
   o.think = Distribution::parse("fixed:10ms");
   o.refresh_every = Micros(50'000);
   o.duration = Micros(1'000'000);
-  o.actions_file = d + "/actions.csv";
+  o.actions_file = actions_file("restart_refresh", "300ms,0,redis_restart,\n");
   const MarkWatch refresh_lost(Mark::refresh_lost_permit), permit_lost(Mark::permit_lost_in_fault);
   const RunOutput out = run(o, "restart_refresh/out");
   ASSERT_TRUE(out.result.completed);
@@ -150,14 +155,11 @@ TEST_F(SimulationTest, ARestartWithoutPersistenceLosesHeldPermitsAndTheirRefresh
   EXPECT_GT(out.summary.lost_permits, 0);
   EXPECT_TRUE(permit_lost.hit());
   EXPECT_TRUE(refresh_lost.hit());
-  EXPECT_NE(slurp(d + "/out/history.csv").find(",refresh,fail,"), std::string::npos);
+  EXPECT_NE(slurp(dir("restart_refresh") + "/out/history.csv").find(",refresh,fail,"), std::string::npos);
 }
 
 // Every connection drops while requests are on the wire: those operations end as `info`.
 TEST_F(SimulationTest, ADroppedConnectionEndsTheOperationsInFlightAsInfo) {
-  const std::string d = dir("disconnect_in_flight");
-  fs::create_directories(d);
-  std::ofstream(d + "/actions.csv") << "at,client,action,arg\n200ms,0,disconnect,\n";
   RunOptions o;
   o.variant = "lua";
   o.clients = 20;
@@ -165,13 +167,13 @@ TEST_F(SimulationTest, ADroppedConnectionEndsTheOperationsInFlightAsInfo) {
   o.delay = Distribution::parse("uniform:1ms..3ms");
   o.think = Distribution::parse("exp:2ms");
   o.duration = Micros(500'000);
-  o.actions_file = d + "/actions.csv";
+  o.actions_file = actions_file("disconnect_in_flight", "200ms,0,disconnect,\n");
   const MarkWatch in_flight(Mark::in_flight_at_connection_loss);
   const RunOutput out = run(o, "disconnect_in_flight/out");
   ASSERT_TRUE(out.result.completed);
   EXPECT_TRUE(in_flight.hit());
   EXPECT_GT(out.summary.unknown, 0);
-  EXPECT_NE(slurp(d + "/out/history.csv").find(",info,"), std::string::npos);
+  EXPECT_NE(slurp(dir("disconnect_in_flight") + "/out/history.csv").find(",info,"), std::string::npos);
 }
 
 TEST_F(SimulationTest, AnalyzingTheHistoryGivesTheRunsSummary) {
