@@ -6,11 +6,10 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <condition_variable>
+#include <deque>
 #include <map>
-#include <mutex>
+#include <memory>
 #include <optional>
-#include <thread>
 #include <vector>
 #include <set>
 #include <sstream>
@@ -23,6 +22,7 @@
 #include "sim/run/run_execution.h"
 #include "sim/scenario/run_options_io.h"
 #include "sim/scenario/scenario.h"
+#include "sim/search/case_pool.h"
 
 namespace semsim {
 
@@ -182,83 +182,19 @@ bool replay_fails(const std::string& path, const std::string& out, RedisSession&
 
 }  // namespace
 
-namespace {
-
-// One worker thread per Redis but the first (which the calling thread drives): each runs the
-// cases handed to it on its own server. Threads live as long as the search, because a server a
-// fault restarts dies with the thread that forked it (PR_SET_PDEATHSIG).
-class Workers {
- public:
-  explicit Workers(const std::vector<RedisSession*>& redis) : redis_(redis) {
-    for (std::size_t i = 1; i < redis.size(); ++i) threads_.emplace_back([this, i] { serve(i); });
-  }
-  ~Workers() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    for (auto& t : threads_) t.join();
-  }
-  std::size_t size() const { return redis_.size(); }
-  // Runs job(i, redis i) for every i < n (n <= size()) at once and waits for all of them.
-  void run(std::size_t n, const std::function<void(std::size_t, RedisSession&)>& job) {
-    {
-      std::lock_guard lock(mutex_);
-      job_ = &job;
-      todo_ = n;
-      left_ = n - 1;
-      ++round_;
-    }
-    wake_.notify_all();
-    job(0, *redis_[0]);
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return left_ == 0; });
-  }
-
- private:
-  void serve(std::size_t i) {
-    std::uint64_t seen = 0;
-    for (;;) {
-      const std::function<void(std::size_t, RedisSession&)>* job = nullptr;
-      {
-        std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return stopping_ || round_ != seen; });
-        if (stopping_) return;
-        seen = round_;
-        if (i >= todo_) continue;
-        job = job_;
-      }
-      (*job)(i, *redis_[i]);
-      std::lock_guard lock(mutex_);
-      if (--left_ == 0) done_.notify_all();
-    }
-  }
-  std::vector<RedisSession*> redis_;
-  std::vector<std::thread> threads_;
-  std::mutex mutex_;
-  std::condition_variable wake_, done_;
-  const std::function<void(std::size_t, RedisSession&)>* job_ = nullptr;
-  std::size_t todo_ = 0, left_ = 0;
-  std::uint64_t round_ = 0;
-  bool stopping_ = false;
-};
-
-}  // namespace
-
 SearchReport search(const SearchSettings& s, RedisSession& redis) { return search(s, std::vector<RedisSession*>{&redis}); }
 
 namespace {
 
 // The search does what RapidCheck's own driver would (cases from one seed, sizes growing, the
 // first failure shrunk greedily: the first shrink that fails the same way is taken, until none
-// does), but in batches of one case per Redis, judged in case order: the first failing case, its
-// shrinks and the counterexample are the same whatever the number of servers. A batch runs cases
-// past the first failure too; they are not counted.
+// does), but runs cases on every Redis at once (case_pool.h) and judges them in case order: the
+// first failing case, its shrinks and the counterexample are the same whatever the number of
+// servers. Cases past the first failure may have run too; they are not counted.
 class Search {
  public:
   Search(const SearchSettings& s, const std::vector<RedisSession*>& redis)
-      : s_(s), redis_(redis), gen_(gen_settings(s)), workers_(redis) {}
+      : s_(s), redis_(redis), gen_(gen_settings(s)), pool_(redis) {}
 
   SearchReport run() {
     std::optional<rc::Shrinkable<GenCase>> first = find_first_failure();
@@ -302,94 +238,115 @@ class Search {
     std::cerr << std::flush;
   }
 
-  // Runs the cases in batches of one per server, in order; returns the index of the first whose
-  // outcome `fails` accepts (its outcome in `outcome`), or -1 (also on an error, in report_.error).
-  // `counted` is called for each case judged before it (and for it), in order.
-  template <typename Fails, typename Counted>
-  long first_failing(const std::vector<rc::Shrinkable<GenCase>>& cases, Fails fails, Counted counted,
-                     CaseOutcome& outcome) {
-    for (std::size_t from = 0; from < cases.size(); from += workers_.size()) {
-      const std::size_t n = std::min(workers_.size(), cases.size() - from);
-      std::vector<CaseOutcome> outcomes(n);
-      std::vector<std::string> errors(n);
-      // Values here: RapidCheck builds them lazily, with state of the thread that generated them.
-      std::vector<GenCase> values;
-      for (std::size_t i = 0; i < n; ++i) values.push_back(cases[from + i].value());
-      workers_.run(n, [&](std::size_t i, RedisSession& r) {
-        try {
-          outcomes[i] = run_case(values[i], s_, r, scratch(i));
-        } catch (const std::exception& e) {
-          errors[i] = e.what();
-        }
-      });
-      for (std::size_t i = 0; i < n; ++i) {
-        if (!errors[i].empty()) {
-          report_.error = errors[i];
-          return -1;
-        }
-        counted();
-        progress(false);
-        if (fails(outcomes[i])) {
-          outcome = std::move(outcomes[i]);
-          return static_cast<long>(from + i);
-        }
+  // A case on its way through the pool.
+  struct Slot {
+    rc::Shrinkable<GenCase> shrinkable;
+    GenCase value;  // taken here: RapidCheck builds values lazily, with state of the thread that generated them
+    CaseOutcome outcome;
+    std::string error;
+    std::uint64_t ticket = 0;
+  };
+
+  // Runs the cases that `next` gives (nullopt: no more), up to four per server ahead of the one
+  // being judged, and judges them in order. Returns the first whose outcome `fails` accepts, or
+  // nothing (also on an error, in report_.error). `counted` is called for each case judged.
+  template <typename Next, typename Fails, typename Counted>
+  std::optional<Slot> first_failing(Next next, Fails fails, Counted counted) {
+    std::deque<std::unique_ptr<Slot>> window;
+    // Whatever way this returns, no task may still write to a slot of the window.
+    struct Drain {
+      CasePool& pool;
+      ~Drain() { pool.drop_queued(); }
+    } drain{pool_};
+    for (bool more = true;;) {
+      while (more && window.size() < 4 * pool_.size()) {
+        std::optional<rc::Shrinkable<GenCase>> c = next();
+        if (!(more = c.has_value())) break;
+        Slot* slot = window.emplace_back(std::make_unique<Slot>(Slot{*c, c->value(), {}, {}, 0})).get();
+        slot->ticket = pool_.submit([this, slot](RedisSession& redis, std::size_t worker) {
+          try {
+            slot->outcome = run_case(slot->value, s_, redis, scratch(worker));
+          } catch (const std::exception& e) {
+            slot->error = e.what();
+          }
+        });
       }
+      if (window.empty()) return std::nullopt;
+      Slot& head = *window.front();
+      pool_.wait_for(head.ticket);
+      if (!head.error.empty()) {
+        report_.error = head.error;
+        return std::nullopt;
+      }
+      counted();
+      progress(false);
+      if (fails(head.outcome)) return std::move(head);
+      window.pop_front();
     }
-    return -1;
   }
 
-  // The cases, generated from the seed one batch ahead of running them (cheap next to running
-  // them): a case's size grows with its index, as RapidCheck's do; cases outside the
-  // preconditions are discarded. The first that breaks a property, or nothing.
+  // The cases, generated from the seed on this thread as the pool asks for them (cheap next to
+  // running them): a case's size grows with its index, as RapidCheck's do; cases outside the
+  // preconditions are discarded. The first that breaks a property, or nothing. What is counted
+  // (cases run, discarded) stops at that case, whatever was generated past it.
   std::optional<rc::Shrinkable<GenCase>> find_first_failure() {
     constexpr int kMaxSize = 100, kMaxDiscardRatio = 10;
     rc::Random random(s_.seed);
     const rc::Gen<GenCase> gen = gen_case(gen_);
-    for (int k = 0; k < s_.cases && report_.error.empty();) {
-      std::vector<rc::Shrinkable<GenCase>> batch;
-      while (batch.size() < workers_.size() && k + static_cast<int>(batch.size()) < s_.cases) {
-        const int size = s_.cases > 1 ? (k + static_cast<int>(batch.size())) * kMaxSize / (s_.cases - 1) : kMaxSize;
+    int generated = 0, discarded = 0;
+    std::vector<int> discarded_before;  // per generated case
+    bool gave_up = false;
+    const auto next = [&]() -> std::optional<rc::Shrinkable<GenCase>> {
+      while (generated < s_.cases) {
+        const int size = s_.cases > 1 ? generated * kMaxSize / (s_.cases - 1) : kMaxSize;
         rc::Shrinkable<GenCase> c = gen(random.split(), std::min(size, kMaxSize));
         // normalize() already keeps cases inside the preconditions; this guards that guard.
-        if (!meets(c.value(), gen_)) {
-          if (++report_.discarded > kMaxDiscardRatio * s_.cases) {
-            report_.error = "gave up: more than " + std::to_string(kMaxDiscardRatio) + " discarded cases per case run";
-            return std::nullopt;
-          }
-          continue;
+        if (meets(c.value(), gen_)) {
+          discarded_before.push_back(discarded);
+          ++generated;
+          return c;
         }
-        batch.push_back(std::move(c));
+        if (++discarded > kMaxDiscardRatio * s_.cases) {
+          gave_up = true;
+          break;
+        }
       }
-      CaseOutcome outcome;
-      const long at = first_failing(batch, [](const CaseOutcome& o) { return o.violation != Violation::none; },
-                                    [&] { ++report_.cases_run; }, outcome);
-      k += static_cast<int>(batch.size());
-      if (at < 0) continue;
-      report_.first = batch[static_cast<std::size_t>(at)].value();
-      report_.first_failure_case = report_.cases_run;
-      report_.seconds_to_first_failure = watch_.seconds();
-      report_.violation = outcome.violation;
-      report_.minimal = report_.first;
-      report_.minimal_outcome = std::move(outcome);
-      return batch[static_cast<std::size_t>(at)];
+      return std::nullopt;
+    };
+    std::optional<Slot> failing = first_failing(
+        next, [](const CaseOutcome& o) { return o.violation != Violation::none; }, [&] { ++report_.cases_run; });
+    if (!failing) {
+      report_.discarded = discarded;
+      if (gave_up && report_.error.empty())
+        report_.error = "gave up: more than " + std::to_string(kMaxDiscardRatio) + " discarded cases per case run";
+      return std::nullopt;
     }
-    return std::nullopt;
+    report_.discarded = discarded_before[static_cast<std::size_t>(report_.cases_run - 1)];
+    report_.first = failing->value;
+    report_.first_failure_case = report_.cases_run;
+    report_.seconds_to_first_failure = watch_.seconds();
+    report_.violation = failing->outcome.violation;
+    report_.minimal = report_.first;
+    report_.minimal_outcome = std::move(failing->outcome);
+    return failing->shrinkable;
   }
 
-  // Greedy shrinking towards the property first broken, not another one.
+  // Greedy shrinking towards the property first broken, not another one: the first shrink that
+  // fails the same way is taken, until none does.
   void shrink(rc::Shrinkable<GenCase> current) {
     const auto same = [&](const CaseOutcome& o) { return o.violation == report_.violation; };
     for (;;) {
-      std::vector<rc::Shrinkable<GenCase>> shrinks;
-      auto seq = current.shrinks();
-      while (auto next = seq.next()) shrinks.push_back(std::move(*next));
-      CaseOutcome outcome;
-      const long at = first_failing(shrinks, same, [&] { ++report_.shrink_tries; }, outcome);
-      if (at < 0) return;
+      rc::Seq<rc::Shrinkable<GenCase>> shrinks = current.shrinks();
+      const auto next = [&]() -> std::optional<rc::Shrinkable<GenCase>> {
+        if (rc::Maybe<rc::Shrinkable<GenCase>> s = shrinks.next()) return std::move(*s);
+        return std::nullopt;
+      };
+      std::optional<Slot> smaller = first_failing(next, same, [&] { ++report_.shrink_tries; });
+      if (!smaller) return;
       ++report_.shrink_steps;
-      current = shrinks[static_cast<std::size_t>(at)];
-      report_.minimal = current.value();
-      report_.minimal_outcome = std::move(outcome);
+      current = smaller->shrinkable;
+      report_.minimal = smaller->value;
+      report_.minimal_outcome = std::move(smaller->outcome);
     }
   }
 
@@ -407,7 +364,7 @@ class Search {
   const SearchSettings& s_;
   const std::vector<RedisSession*>& redis_;
   const GenSettings gen_;
-  Workers workers_;
+  CasePool pool_;
   SearchReport report_;
   Stopwatch watch_;
   double last_progress_ = -1;

@@ -83,8 +83,8 @@ struct SearchReport {
 
 // Runs the search; on a violation writes <out>/counterexample.ini (+ clients.csv, actions.csv)
 // and replays it once to confirm.
-// `redis`: one server per job (check --jobs N), cases in batches of one per server; the report is
-// the same whatever their number (but for the seconds).
+// `redis`: one server per job (check --jobs N), each running the next case as soon as it is free;
+// the report is the same whatever their number (but for the seconds).
 SearchReport search(const SearchSettings& settings, const std::vector<RedisSession*>& redis);
 SearchReport search(const SearchSettings& settings, RedisSession& redis);
 
