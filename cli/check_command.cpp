@@ -14,6 +14,7 @@
 #include "algorithms/api/semaphore.h"
 #include "cli/commands.h"
 #include "sim/core/interrupt.h"
+#include "sim/redis/shared_core.h"
 #include "sim/run/sweep_runner.h"
 #include "sim/search/property_search.h"
 
@@ -176,6 +177,8 @@ int check_command(int argc, char** argv) {
     std::vector<std::unique_ptr<RedisSession>> servers;
     std::vector<RedisSession*> redis;
     for (int j = 0; j < jobs; ++j) redis.push_back(servers.emplace_back(std::make_unique<RedisSession>(redis_url)).get());
+    if (jobs > 1)  // a core each (shared_core.h)
+      for (int j = 0; const int cpu : job_cores(static_cast<std::size_t>(jobs))) servers[j++]->set_home_core(cpu);
     const SearchReport r = search(s, redis);
     if (!r.error.empty()) {
       std::cerr << "semsim check: " << r.error << "\n";

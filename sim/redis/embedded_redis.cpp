@@ -157,6 +157,8 @@ Reply must(RedisLink& link, Command command, const std::string& what) {
 }  // namespace
 
 EmbeddedRedis::EmbeddedRedis(ServerSetup setup) : setup_(std::move(setup)) {
+  if (::sched_getaffinity(0, sizeof free_cpus_, &free_cpus_) != 0) CPU_ZERO(&free_cpus_);  // empty: unknown
+  cpus_ = free_cpus_;
   binary_ = find_on_path("redis-server");
   if (binary_.empty())
     throw EmbeddedRedisError(
@@ -249,6 +251,8 @@ void EmbeddedRedis::start_process(Server& server, std::vector<std::string> args,
     ::dup2(log_fd, STDOUT_FILENO);
     ::dup2(log_fd, STDERR_FILENO);
     ::close_range(3, ~0U, 0);  // no inherited sockets of semsim's (its links to Redis)
+    // Where the topology runs now, not wherever the forking thread happens to be pinned.
+    if (CPU_COUNT(&cpus_) > 0) ::sched_setaffinity(0, sizeof cpus_, &cpus_);
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
@@ -288,6 +292,20 @@ void EmbeddedRedis::start_process(Server& server, std::vector<std::string> args,
                                log_path + ":" + log_tail(log_path));
     nap();
   }
+}
+
+bool EmbeddedRedis::pin(std::optional<int> cpu) {
+  if (CPU_COUNT(&free_cpus_) == 0) return false;
+  cpus_ = free_cpus_;
+  if (cpu) {
+    CPU_ZERO(&cpus_);
+    CPU_SET(*cpu, &cpus_);
+  }
+  bool took = true;
+  for (const std::vector<Server>* group : {&servers_, &sentinels_})
+    for (const Server& server : *group)
+      if (server.pid > 0) took &= ::sched_setaffinity(server.pid, sizeof cpus_, &cpus_) == 0;
+  return took;
 }
 
 void EmbeddedRedis::wait_in_sync() {

@@ -10,7 +10,10 @@
 // that replica.
 #pragma once
 
+#include <sched.h>
+
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <sys/types.h>
@@ -49,6 +52,10 @@ class EmbeddedRedis {
   RedisClock* clock() const { return clock_.get(); }
   // Replicas still replicating from the primary.
   int replicas_following() const;
+  // Every process of the topology on one core (shared_core.h), or back on the CPUs semsim had
+  // when it started them (nullopt). Servers started later (a restart, a failover) follow.
+  // Whether every process took it.
+  bool pin(std::optional<int> cpu);
 
   // Faults. Each throws EmbeddedRedisError if the server does not come back as it should.
   // The primary is killed (SIGKILL, as a crash) and started again on its data directory: what it
@@ -92,6 +99,8 @@ class EmbeddedRedis {
   std::size_t cut_off_ = 0;  // the replica cut off last (0: none; servers_[0] is never one)
   pid_t watchdog_ = -1;  // removes dir_ if semsim dies without unwinding (SIGKILL)
   std::unique_ptr<RedisClock> clock_;
+  cpu_set_t free_cpus_;  // semsim's CPUs when it started the topology (none: unknown, never pinned)
+  cpu_set_t cpus_;       // where its processes run now: those, or the one core pinned to
 };
 
 }  // namespace semsim

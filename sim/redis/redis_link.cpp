@@ -70,6 +70,7 @@ struct RedisLink::Impl {
   RedisTarget target;
   redisAsyncContext* context = nullptr;  // null once hiredis has freed it (cleanup hook)
   int tolerated_interrupts = 0;
+  bool spin = true;
   bool want_read = false;
   bool want_write = false;
   std::string closed_reason;  // why the connection went away
@@ -214,6 +215,8 @@ RedisLink::~RedisLink() = default;
 
 void RedisLink::tolerate_interrupts(int count) { impl_->tolerated_interrupts = count; }
 
+void RedisLink::spin_while_waiting(bool spin) { impl_->spin = spin; }
+
 std::unique_ptr<RedisLink> RedisLink::connect(const RedisTarget& target,
                                               std::chrono::milliseconds timeout, int tolerated_interrupts) {
   ignore_sigpipe();
@@ -286,7 +289,7 @@ void RedisLink::flush(std::chrono::milliseconds timeout, std::chrono::millisecon
                                 std::chrono::milliseconds(1));
     // Replies to a pipeline come back within a fraction of a millisecond: asking again at once
     // for a while costs less than sleeping in poll and being woken (slow on a virtual machine).
-    const bool spin = std::chrono::steady_clock::now() - start < kSpin;
+    const bool spin = impl_->spin && std::chrono::steady_clock::now() - start < kSpin;
     impl_->step(spin ? 0 : static_cast<int>(left.count()));
     failed |= impl_->deliver();
   }

@@ -35,6 +35,10 @@ class RedisLink final : public Connection {
   // I/O gives up when interrupt_count() exceeds this (0: at the first Ctrl-C). Cleanup after an
   // interrupt raises it, so that only a second Ctrl-C stops the cleanup.
   void tolerate_interrupts(int count);
+  // While waiting for a reply the link asks again at once for a while before it sleeps (replies
+  // come back within a fraction of a millisecond, and sleeping costs more). Not when Redis runs on
+  // the same core as this thread (shared_core.h): there asking again only keeps Redis waiting.
+  void spin_while_waiting(bool spin);
 
   struct Impl;
 

@@ -53,6 +53,7 @@ void RedisSession::connect() {
   // Through Sentinel, the primary is whichever the sentinels name now (after a failover: the new one).
   if (!sentinels_.empty()) target_ = primary_from_sentinels(sentinels_, master_, data_node_);
   link_ = RedisLink::connect(target_);
+  link_->spin_while_waiting(!pinned_);
   if (embedded()) link_id_ = link_->execute({{"CLIENT", "ID"}}).at(0).integer;
 }
 
@@ -68,6 +69,14 @@ void RedisSession::unblock() {
 
 RedisSession::~RedisSession() = default;
 
+bool RedisSession::pin_server(std::optional<int> cpu) {
+  if (!embedded()) return false;
+  const bool took = embedded_->pin(cpu);
+  pinned_ = cpu && took;
+  if (link_) link_->spin_while_waiting(!pinned_);
+  return took;
+}
+
 void RedisSession::use_setup(const ServerSetup& setup) {
   if (!embedded()) {
     if (!setup.is_default())
@@ -77,6 +86,7 @@ void RedisSession::use_setup(const ServerSetup& setup) {
   if (setup == embedded_->setup() && !changed_) return;
   link_.reset();
   embedded_.reset();
+  pinned_ = false;
   embedded_ = std::make_unique<EmbeddedRedis>(setup);
   target_ = embedded_->target();
   sentinels_ = embedded_->sentinels();
@@ -144,6 +154,7 @@ void RedisSession::clean(const std::string& prefix) {
     delete_keys_with_prefix(*link_, prefix);
   } catch (const LinkError&) {
     link_ = RedisLink::connect(target_, std::chrono::seconds(5), tolerated);
+    link_->spin_while_waiting(!pinned_);
     delete_keys_with_prefix(*link_, prefix);
   }
   link_->tolerate_interrupts(0);

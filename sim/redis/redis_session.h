@@ -42,6 +42,15 @@ class RedisSession final : public ServerControl {
   // Redis's clock, on the embedded server when the clock library was found; else null.
   RedisClock* clock() const { return embedded_ ? embedded_->clock() : nullptr; }
 
+  // The core of this session's job when several run at once (check/compare --jobs): runs in
+  // virtual time share it with the embedded server (shared_core.h). Unset: wherever the run's
+  // thread is when it starts.
+  void set_home_core(int cpu) { home_core_ = cpu; }
+  std::optional<int> home_core() const { return home_core_; }
+  // Pins the embedded server's processes to `cpu` (nullopt: unpins them); while pinned the link
+  // sleeps rather than spins as it waits. Whether it took (never on a user's server).
+  bool pin_server(std::optional<int> cpu);
+
   // A fresh prefix "semsim:<run-id>:" for one run.
   std::string new_prefix();
   // After a command timeout: on the embedded server, kills a script that never returns so that
@@ -56,7 +65,9 @@ class RedisSession final : public ServerControl {
   std::unique_ptr<RedisLink> link_;
   std::string version_;
   bool changed_ = false;
-  long long link_id_ = 0;  // CLIENT ID of link_ on the embedded server, for unblock()
+  long long link_id_ = 0;
+  std::optional<int> home_core_;
+  bool pinned_ = false;  // the embedded server is on one core with the run's thread  // CLIENT ID of link_ on the embedded server, for unblock()
   std::vector<RedisTarget> sentinels_;  // where to ask for the primary; empty: target_ is it
   std::string master_;
   RedisTarget data_node_;  // credentials and database for the primary the sentinels name

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include "algorithms/api/semaphore.h"
@@ -13,6 +14,7 @@
 #include "reports/outputs/charts.h"
 #include "reports/outputs/timeline.h"
 #include "sim/redis/memory_fill.h"
+#include "sim/redis/shared_core.h"
 #include "sim/run/version.h"
 #include "sim/scenario/client_table.h"
 #include "sim/scenario/run_options_io.h"
@@ -38,6 +40,9 @@ void clean_or_say_what_is_left(RedisSession& redis, const std::string& prefix) {
 RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSession& redis, std::ostream& log,
               RunFiles files) {
   redis.use_setup(options.server);
+  // In virtual time semsim and the embedded server take turns: on one core (shared_core.h).
+  std::optional<SharedCore> core;
+  if (options.mode == TimeMode::virtual_time) core.emplace(redis);
   const std::string prefix = redis.new_prefix();
   SemaphoreConfig config;
   config.name = prefix + "sem";

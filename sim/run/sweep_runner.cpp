@@ -10,6 +10,7 @@
 
 #include "sim/core/wall_clock.h"
 #include "sim/redis/redis_session.h"
+#include "sim/redis/shared_core.h"
 
 namespace semsim {
 
@@ -25,6 +26,8 @@ SweepOutputs run_all(const std::vector<RunOptions>& runs, int jobs, const std::s
   // that started it (PR_SET_PDEATHSIG), and the workers end before this one.
   std::vector<std::unique_ptr<RedisSession>> sessions;
   for (std::size_t w = 0; w < workers; ++w) sessions.push_back(std::make_unique<RedisSession>(redis_url));
+  if (workers > 1)  // a core each for runs in virtual time (shared_core.h)
+    for (std::size_t w = 0; const int cpu : job_cores(workers)) sessions[w++]->set_home_core(cpu);
   if (!sessions.empty()) result.redis = sessions.front()->describe();
 
   std::atomic<std::size_t> next{0};
