@@ -6,7 +6,10 @@
 include(GNUInstallDirs)
 
 install(TARGETS semsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS semsim_clock LIBRARY DESTINATION lib/semsim)  # found relative to bin/semsim
+# Found relative to bin/semsim. Executable: redis-server also loads it as a module (SEMSIM.CLOCK)
+# and refuses one without execute permission (Debian's CMake installs libraries without it).
+install(TARGETS semsim_clock LIBRARY DESTINATION lib/semsim
+        PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/scenarios)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/examples
         USE_SOURCE_PERMISSIONS)

@@ -55,16 +55,33 @@ void execute_deliveries(std::vector<Delivery> batch, Connection& link, Micros ti
 
 // Sends deliveries taken ahead (Scheduler::take_ahead) as one pipeline, in order, and queues each
 // reply at its delivery's place: its `done` runs when the delivery's turn comes, as without the
-// lookahead. Throws LinkError when Redis is gone, as execute_deliveries does.
+// lookahead. `clock_at`, if given, makes the command that sets Redis's clock to a delivery's
+// instant from inside the pipeline (ServerClock::in_band); it goes before each delivery whose
+// instant differs from the one before; `clock_commands` counts them. Throws LinkError when Redis
+// is gone, as execute_deliveries does.
 void send_ahead(Scheduler& scheduler, std::vector<Scheduler::Ahead> ahead, Connection& link, Micros timeout,
-                const std::function<void()>& unblock) {
+                const std::function<void()>& unblock, const std::function<Command(TrueTime)>& clock_at,
+                std::uint64_t& clock_commands) {
   std::erase_if(ahead, [](const Scheduler::Ahead& a) { return a.delivery.dropped(); });  // lost with their connection
   if (ahead.empty()) return;
   auto replies = std::make_shared<std::vector<std::vector<Reply>>>(ahead.size());
-  for (std::size_t i = 0; i < ahead.size(); ++i)
+  auto clock_replies = std::make_shared<std::vector<Reply>>();
+  TrueTime clock_set = ahead.front().time;  // the caller set the clock to the first instant
+  for (std::size_t i = 0; i < ahead.size(); ++i) {
+    if (clock_at && ahead[i].time != clock_set) {
+      clock_set = ahead[i].time;
+      link.submit({clock_at(clock_set)}, [clock_replies](std::vector<Reply> r, std::exception_ptr) {
+        clock_replies->insert(clock_replies->end(), r.begin(), r.end());
+      });
+      ++clock_commands;
+    }
     link.submit(std::move(ahead[i].delivery.commands),
                 [replies, i](std::vector<Reply> r, std::exception_ptr) { (*replies)[i] = std::move(r); });
+  }
   link.flush(std::chrono::ceil<std::chrono::milliseconds>(timeout), kBlockedAfter, unblock);
+  // Requests after a refused setting ran at the wrong instant: no history may go on from there.
+  for (const Reply& r : *clock_replies)
+    if (r.is_error()) throw std::runtime_error("Redis refused to set its clock inside a pipeline: " + r.text);
   for (std::size_t i = 0; i < ahead.size(); ++i)
     scheduler.reply_at(ahead[i].time, ahead[i].seq,
                        [replies, i, done = std::move(ahead[i].delivery.done)] { done(std::move((*replies)[i])); });
@@ -154,6 +171,7 @@ struct Simulation::State {
   // Commands sent over links that faults replaced, and the count the current one started at.
   std::uint64_t commands_retired_links = 0, round_trips_retired_links = 0;
   std::uint64_t commands_before = link->commands_sent(), round_trips_before = link->round_trips();
+  std::uint64_t clock_commands = 0;  // SEMSIM.CLOCK inside pipelines: the harness's, not the variant's
   Stopwatch wall;
   Pacer pacer;
   Progress progress;
@@ -323,10 +341,17 @@ void Simulation::State::drive(TrueTime until) {
 void Simulation::State::deliver_next(TrueTime until) {
   if (lookahead && held.empty() && scheduler.next_is_delivery() && scheduler.next_time() >= redis_paused_until) {
     const TrueTime t = scheduler.next_time();
-    // Redis's clock is one page that every command reads: with it, one pipeline is one instant.
-    const TrueTime last = redis_clock ? t : TrueTime::max();
-    if (redis_clock) redis_clock->set(server_clock.read(t));
-    send_ahead(scheduler, scheduler.take_ahead({until, last, min_send, min_round_trip}), *link, o.command_timeout, unblock);
+    // Redis's clock reads the pipeline's first instant, and each later one from inside the
+    // pipeline where it can (in_band); where it cannot, one pipeline is one instant.
+    std::function<Command(TrueTime)> clock_at;
+    if (redis_clock) {
+      redis_clock->set(server_clock.read(t));
+      if (redis_clock->in_band(server_clock.read(t)))
+        clock_at = [this](TrueTime at) { return *redis_clock->in_band(server_clock.read(at)); };
+    }
+    const TrueTime last = redis_clock && !clock_at ? t : TrueTime::max();
+    send_ahead(scheduler, scheduler.take_ahead({until, last, min_send, min_round_trip}), *link, o.command_timeout,
+               unblock, clock_at, clock_commands);
     return;
   }
   std::vector<Delivery> batch = scheduler.next();
@@ -443,7 +468,7 @@ RunResult Simulation::State::finish() {
     scheduler.advance_to(end);
   }
   // No link: a fault failed while replacing it (what the lost one sent after its last count is unknown).
-  result.commands = commands_retired_links + (link ? link->commands_sent() - commands_before : 0);
+  result.commands = commands_retired_links + (link ? link->commands_sent() - commands_before : 0) - clock_commands;
   result.round_trips = round_trips_retired_links + (link ? link->round_trips() - round_trips_before : 0);
   const std::string counts = "commands=" + std::to_string(result.commands);
   std::string reason = result.stop_reason;  // quoted in the row: no double quote inside

@@ -168,7 +168,7 @@ EmbeddedRedis::EmbeddedRedis(ServerSetup setup) : setup_(std::move(setup)) {
   watchdog_ = start_watchdog(dir_);
   try {
     // Redis's clock in virtual time (sim/redis/redis_clock.h): one control page for every server.
-    if (!clock_library().empty()) clock_ = std::make_unique<RedisClock>(fs::path(dir_) / "clock");
+    if (!clock_library().empty()) clock_ = std::make_unique<RedisClock>(fs::path(dir_) / "clock", true);
     if (setup_.sentinel) setup_.replicas = std::max(setup_.replicas, 2);
     const bool replicated = setup_.replicas > 0;
     servers_.push_back({"redis", dir_, dir_ + "/redis.sock", replicated ? free_loopback_port() : 0});
@@ -218,7 +218,8 @@ void EmbeddedRedis::start(Server& server) {
   if (clock_) {
     env.push_back("LD_PRELOAD=" + clock_library().string());
     env.push_back(std::string(SEMSIM_CLOCK_ENV "=") + clock_->path().string());
-    args.insert(args.end(), {"--enable-debug-command", "local"});
+    // The same file as a module: SEMSIM.CLOCK sets the clock inside a pipeline (RedisClock::in_band).
+    args.insert(args.end(), {"--enable-debug-command", "local", "--loadmodule", clock_library().string()});
   }
   start_process(server, std::move(args), std::move(env));
 }

@@ -8,7 +8,12 @@
  *     and read with raw system calls, and real time comes from raw system calls too;
  *   - only the main thread sees virtual time (jemalloc's background thread computes timed waits
  *     from gettimeofday and would spin while virtual time stands still);
- *   - the monotonic clock stays real: serverCron, child reaping and shutdown run on it. */
+ *   - the monotonic clock stays real: serverCron, child reaping and shutdown run on it.
+ *
+ * The same file is also a Redis module (--loadmodule with the preloaded path: one copy in
+ * memory). Its command SEMSIM.CLOCK <ns> sets the clock from inside a pipeline, so that requests
+ * due at different virtual instants travel to Redis together and each still runs at its own
+ * instant. A later write of the page wins over it. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stddef.h>
@@ -25,6 +30,9 @@ extern char** environ;
 
 static volatile struct semsim_clock_page* page;
 static long main_tid;
+/* SEMSIM.CLOCK's setting, good while the page's seq is still `inband_seq` (odd: never). */
+static int64_t inband_ns;
+static uint32_t inband_seq = 1;
 
 static long raw(long number, long a, long b, long c, long d, long e, long f) {
   long ret;
@@ -70,7 +78,10 @@ static int64_t virtual_ns(void) {
     uint32_t flags = page->flags;
     int64_t ns = page->realtime_ns;
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (!(s1 & 1u) && page->seq == s1) return (flags & SEMSIM_CLOCK_VIRTUAL) ? ns : -1;
+    if (!(s1 & 1u) && page->seq == s1) {
+      if (!(flags & SEMSIM_CLOCK_VIRTUAL)) return -1;
+      return s1 == inband_seq ? inband_ns : ns;
+    }
   }
 }
 
@@ -106,4 +117,42 @@ time_t time(time_t* out) {
   }
   if (out) *out = t;
   return t;
+}
+
+/* The module: the few API functions it uses, fetched by name as redismodule.h's RedisModule_Init
+ * does (the header is not packaged; the API is stable since Redis 4). */
+typedef struct RedisModuleCtx RedisModuleCtx;
+typedef struct RedisModuleString RedisModuleString;
+typedef int (*RedisModuleCmdFunc)(RedisModuleCtx*, RedisModuleString**, int);
+static void (*RM_SetModuleAttribs)(RedisModuleCtx*, const char*, int, int);
+static int (*RM_CreateCommand)(RedisModuleCtx*, const char*, RedisModuleCmdFunc, const char*, int, int, int);
+static int (*RM_StringToLongLong)(const RedisModuleString*, long long*);
+static int (*RM_ReplyWithSimpleString)(RedisModuleCtx*, const char*);
+static int (*RM_ReplyWithError)(RedisModuleCtx*, const char*);
+static int (*RM_WrongArity)(RedisModuleCtx*);
+
+/* SEMSIM.CLOCK <ns since the Unix epoch>: Redis's clock reads that until the page is written. */
+static int clock_command(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
+  long long ns;
+  if (argc != 2) return RM_WrongArity(ctx);
+  if (RM_StringToLongLong(argv[1], &ns) != 0 || ns < 0)
+    return RM_ReplyWithError(ctx, "ERR SEMSIM.CLOCK wants nanoseconds since the Unix epoch");
+  if (!page || !(page->flags & SEMSIM_CLOCK_VIRTUAL)) return RM_ReplyWithError(ctx, "ERR Redis's clock is not virtual");
+  /* semsim writes the page only while no request of its is in Redis: seq is even here. */
+  inband_ns = ns;
+  inband_seq = page->seq;
+  return RM_ReplyWithSimpleString(ctx, "OK");
+}
+
+int RedisModule_OnLoad(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
+  (void)argv;
+  (void)argc;
+  int (*get_api)(const char*, void*) = (int (*)(const char*, void*))((void**)ctx)[0];
+  if (get_api("RedisModule_SetModuleAttribs", &RM_SetModuleAttribs) || get_api("RedisModule_CreateCommand", &RM_CreateCommand) ||
+      get_api("RedisModule_StringToLongLong", &RM_StringToLongLong) ||
+      get_api("RedisModule_ReplyWithSimpleString", &RM_ReplyWithSimpleString) ||
+      get_api("RedisModule_ReplyWithError", &RM_ReplyWithError) || get_api("RedisModule_WrongArity", &RM_WrongArity))
+    return 1; /* REDISMODULE_ERR */
+  RM_SetModuleAttribs(ctx, "semsimclock", 1, 1 /* REDISMODULE_APIVER_1 */);
+  return RM_CreateCommand(ctx, "semsim.clock", clock_command, "fast", 0, 0, 0);
 }
