@@ -3,6 +3,8 @@
 #   - virtual lua / fair / basic at 1,000 clients (delay uniform:0.5ms..2ms, 20 s, no sampling):
 #     operations/s against redis-benchmark -c 1 INCR (one serial client) and -P 16 (the ceiling),
 #     on the same plain redis-server over a unix socket;
+#   - the same lua run on the embedded server (semsim's default: Redis's clock virtual, the run and
+#     the server on one core) against the same baselines;
 #   - speed_x (simulated seconds per wall second) of virtual lua at 100 / 1,000 / 10,000 clients;
 #   - semsim check cases/s with --jobs 1 and --jobs 2 (lua, 1000 cases, seed 1);
 #   - the checker on 10 million events against a plain read of the file (checker_bench);
@@ -39,6 +41,14 @@ for variant in lua fair basic; do
   row "  against the pipelined ceiling" "$ops" "redis-benchmark -c 1 -P 16: ${p16%.*}/s" "$(ratio "$ops" "$p16")"
   row "  speed_x" "$(col "$work/v-$variant/throughput.csv" speed_x)" "real time: 1" "$(col "$work/v-$variant/throughput.csv" speed_x)x"
 done
+b1=$(bench)
+"$semsim" run --variant lua --mode virtual --clients 1000 --limit 50 --delay uniform:0.5ms..2ms --duration 20s \
+  --sample-every 0 --seed 1 --no-charts --out "$work/v-embedded" >/dev/null 2>&1
+b2=$(bench); base=$(python3 -c "import sys; print((float(sys.argv[1]) + float(sys.argv[2])) / 2)" "$b1" "$b2")
+ops=$(col "$work/v-embedded/throughput.csv" operations_per_s)
+row "virtual lua, 1000 clients, embedded server: ops/s" "$ops" "redis-benchmark -c 1: ${base%.*}/s" "$(ratio "$ops" "$base")"
+row "  same run: round trips/s" "$(col "$work/v-embedded/throughput.csv" round_trips_per_s)" "" ""
+row "  speed_x" "$(col "$work/v-embedded/throughput.csv" speed_x)" "real time: 1" "$(col "$work/v-embedded/throughput.csv" speed_x)x"
 for clients in 100 1000 10000; do
   "$semsim" run --redis "$url" --variant lua --mode virtual --clients "$clients" --limit 50 \
     --delay uniform:0.5ms..2ms --duration 5s --sample-every 0 --seed 1 --no-charts --out "$work/s$clients" >/dev/null 2>&1

@@ -5,9 +5,12 @@
  * overridden. Constraints, each learnt the hard way (libfaketime hangs this redis-server at
  * start in jemalloc's initialisation):
  *   - no malloc, dlsym, getenv or stdio: the control file is found by scanning `environ`, mapped
- *     and read with raw system calls, and real time comes from raw system calls too;
+ *     and read with raw system calls; real time comes from the kernel's vDSO, found through the
+ *     auxiliary vector that follows `environ` at start (a raw system call if there is none);
  *   - only the main thread sees virtual time (jemalloc's background thread computes timed waits
- *     from gettimeofday and would spin while virtual time stands still);
+ *     from gettimeofday and would spin while virtual time stands still), told apart by its thread
+ *     pointer, which costs no system call (a child forked for BGSAVE or an AOF rewrite is its
+ *     main thread's copy, and writes the server's state at the virtual instant it forked);
  *   - the monotonic clock stays real: serverCron, child reaping and shutdown run on it.
  *
  * The same file is also a Redis module (--loadmodule with the preloaded path: one copy in
@@ -15,7 +18,9 @@
  * due at different virtual instants travel to Redis together and each still runs at its own
  * instant. A later write of the page wins over it. */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -29,7 +34,8 @@
 extern char** environ;
 
 static volatile struct semsim_clock_page* page;
-static long main_tid;
+static void* main_thread;
+static int (*vdso_clock_gettime)(clockid_t, struct timespec*);
 /* SEMSIM.CLOCK's setting, good while the page's seq is still `inband_seq` (odd: never). */
 static int64_t inband_ns;
 static uint32_t inband_seq = 1;
@@ -56,8 +62,51 @@ static const char* find_env(const char* name) {
   return NULL;
 }
 
+/* The vDSO's clock_gettime, from its ELF image: program headers, dynamic section, symbol table
+ * (the kernel links it with a SysV hash table, whose chain count is the number of symbols). */
+static void find_vdso(void) {
+  char** e = environ;
+  while (e && *e) ++e;
+  if (!e) return;
+  const ElfW(Ehdr)* ehdr = NULL;
+  for (const ElfW(auxv_t)* a = (const ElfW(auxv_t)*)(e + 1); a->a_type != AT_NULL; ++a)
+    if (a->a_type == AT_SYSINFO_EHDR) ehdr = (const ElfW(Ehdr)*)a->a_un.a_val;
+  if (!ehdr) return;
+  const char* base = (const char*)ehdr;
+  const ElfW(Phdr)* ph = (const ElfW(Phdr)*)(base + ehdr->e_phoff);
+  const ElfW(Dyn)* dyn = NULL;
+  ElfW(Addr) load = 0;
+  for (int i = 0; i < ehdr->e_phnum; ++i) {
+    if (ph[i].p_type == PT_LOAD) load = (ElfW(Addr))base + ph[i].p_offset - ph[i].p_vaddr;
+    if (ph[i].p_type == PT_DYNAMIC) dyn = (const ElfW(Dyn)*)(base + ph[i].p_offset);
+  }
+  if (!dyn || !load) return;
+  const ElfW(Sym)* symbols = NULL;
+  const char* names = NULL;
+  const ElfW(Word)* hash = NULL;
+  for (; dyn->d_tag != DT_NULL; ++dyn) {
+    if (dyn->d_tag == DT_SYMTAB) symbols = (const ElfW(Sym)*)(load + dyn->d_un.d_ptr);
+    if (dyn->d_tag == DT_STRTAB) names = (const char*)(load + dyn->d_un.d_ptr);
+    if (dyn->d_tag == DT_HASH) hash = (const ElfW(Word)*)(load + dyn->d_un.d_ptr);
+  }
+  if (!symbols || !names || !hash) return;
+  for (ElfW(Word) i = 0; i < hash[1]; ++i) {
+    const char* n = names + symbols[i].st_name;
+    const char* want = "__vdso_clock_gettime";
+    while (*want && *n == *want) ++n, ++want;
+    if (!*want && !*n && ELF64_ST_TYPE(symbols[i].st_info) == STT_FUNC && symbols[i].st_shndx != SHN_UNDEF)
+      vdso_clock_gettime = (int (*)(clockid_t, struct timespec*))(load + symbols[i].st_value);
+  }
+}
+
+static int real_clock_gettime(clockid_t id, struct timespec* ts) {
+  if (vdso_clock_gettime) return vdso_clock_gettime(id, ts);
+  return (int)raw(SYS_clock_gettime, id, (long)ts, 0, 0, 0, 0);
+}
+
 __attribute__((constructor)) static void semsim_clock_init(void) {
-  main_tid = raw(SYS_gettid, 0, 0, 0, 0, 0, 0);
+  main_thread = __builtin_thread_pointer();
+  find_vdso();
   const char* path = find_env(SEMSIM_CLOCK_ENV);
   if (!path) return;
   long fd = raw(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
@@ -71,7 +120,7 @@ __attribute__((constructor)) static void semsim_clock_init(void) {
 
 /* Virtual realtime in ns, or -1 when real time applies (no page, not virtual, another thread). */
 static int64_t virtual_ns(void) {
-  if (!page || raw(SYS_gettid, 0, 0, 0, 0, 0, 0) != main_tid) return -1;
+  if (!page || __builtin_thread_pointer() != main_thread) return -1;
   for (;;) {
     uint32_t s1 = page->seq;
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -94,12 +143,18 @@ int clock_gettime(clockid_t id, struct timespec* ts) {
       return 0;
     }
   }
-  return (int)raw(SYS_clock_gettime, id, (long)ts, 0, 0, 0, 0);
+  return real_clock_gettime(id, ts);
 }
 
 int gettimeofday(struct timeval* tv, void* tz) {
   int64_t ns = virtual_ns();
-  if (ns < 0) return (int)raw(SYS_gettimeofday, (long)tv, (long)tz, 0, 0, 0, 0);
+  if (ns < 0) {
+    struct timespec ts;
+    if (tz || real_clock_gettime(CLOCK_REALTIME, &ts) != 0) return (int)raw(SYS_gettimeofday, (long)tv, (long)tz, 0, 0, 0, 0);
+    tv->tv_sec = ts.tv_sec;
+    tv->tv_usec = ts.tv_nsec / 1000;
+    return 0;
+  }
   tv->tv_sec = ns / 1000000000;
   tv->tv_usec = (ns % 1000000000) / 1000;
   return 0;
@@ -112,7 +167,7 @@ time_t time(time_t* out) {
     t = (time_t)(ns / 1000000000);
   } else {
     struct timespec ts;
-    raw(SYS_clock_gettime, CLOCK_REALTIME, (long)&ts, 0, 0, 0, 0);
+    real_clock_gettime(CLOCK_REALTIME, &ts);
     t = ts.tv_sec;
   }
   if (out) *out = t;
