@@ -2,6 +2,9 @@
 // expiry, a script's TIME) reads what semsim sets, to the microsecond, and expiry is lazy.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "sim/redis/embedded_redis.h"
 #include "sim/redis/redis_clock.h"
 #include "sim/redis/redis_link.h"
@@ -63,6 +66,40 @@ TEST_F(RedisClockTest, ReleasedItReadsTheRealClockAgain) {
   redis_.clock()->release();
   const long long now_s = std::stoll(call({"TIME"}).elements.at(0).text);
   EXPECT_GT(now_s, kVirtualEpochUs / 1'000'000 + 1'000) << "not the real clock";  // today is after the epoch
+}
+
+// SEMSIM.CLOCK (the library loaded as a module) moves the clock between the commands of one
+// pipeline, each command then running at its own instant; the page's next write wins again.
+TEST_F(RedisClockTest, InsideAPipelineEachCommandRunsAtTheInstantSetBeforeIt) {
+  redis_.clock()->set(Micros(1'000'000));
+  const std::vector<Reply> replies = link_->execute({{"TIME"},
+                                                     *redis_.clock()->in_band(Micros(2'000'007)),
+                                                     {"TIME"},
+                                                     *redis_.clock()->in_band(Micros(3'500'000)),
+                                                     {"SET", "k", "v", "PX", "1"},
+                                                     {"PTTL", "k"}});
+  const auto seconds = [](const Reply& time) { return std::stoll(time.elements.at(0).text) - kVirtualEpochUs / 1'000'000; };
+  EXPECT_EQ(1, seconds(replies[0]));
+  EXPECT_EQ("OK", replies[1].text);
+  EXPECT_EQ(2, seconds(replies[2]));
+  EXPECT_EQ("7", replies[2].elements.at(1).text);
+  EXPECT_EQ(1, replies[5].integer);
+  EXPECT_EQ(3, seconds(call({"TIME"})));  // until the page is written
+  redis_.clock()->set(Micros(3'502'000));  // past the expiry millisecond (3,501)
+  EXPECT_EQ(Reply::Kind::nil, call({"GET", "k"}).kind);
+  EXPECT_EQ(3, seconds(call({"TIME"})));
+  redis_.clock()->set(Micros(9'000'000));
+  EXPECT_EQ(9, seconds(call({"TIME"})));
+}
+
+TEST_F(RedisClockTest, SemsimClockRefusesWhatIsNotAnInstantAndARealClock) {
+  redis_.clock()->set(Micros(0));
+  EXPECT_TRUE(call({"SEMSIM.CLOCK", "soon"}).is_error());
+  EXPECT_TRUE(call({"SEMSIM.CLOCK"}).is_error());
+  redis_.clock()->release();
+  const Reply refused = call(*redis_.clock()->in_band(Micros(0)));
+  ASSERT_TRUE(refused.is_error());
+  EXPECT_NE(std::string::npos, refused.text.find("not virtual")) << refused.text;
 }
 
 }  // namespace
