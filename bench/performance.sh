@@ -4,10 +4,11 @@
 #     operations/s against redis-benchmark -c 1 INCR (one serial client) and -P 16 (the ceiling),
 #     on the same plain redis-server over a unix socket;
 #   - the same lua run on the embedded server (semsim's default: Redis's clock virtual, the run and
-#     the server on one core) against the same baselines;
+#     the server on one core) against redis-benchmark -c 1 on the plain server;
 #   - speed_x (simulated seconds per wall second) of virtual lua at 100 / 1,000 / 10,000 clients;
 #   - semsim check cases/s with --jobs 1 and --jobs 2 (lua, 1000 cases, seed 1);
-#   - the checker on 10 million events against a plain read of the file (checker_bench);
+#   - the checker on 10 million events against a plain read of the file (checker_bench: the
+#     fastest of three passes of each);
 #   - memory per simulated client (peak RSS of a large run minus that of a small one).
 # Usage, from the project root: bench/performance.sh [build/semsim]
 # The machine is shared: figures move with its load, the ratios (same run) less so.

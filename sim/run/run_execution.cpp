@@ -107,6 +107,7 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
     log << "warning: paced mode fell behind the wall clock by up to " << output.result.max_lag.count() / 1000
         << " ms (too much load for real time): Redis-side expiry happened that much early in true time\n";
   clean_or_say_what_is_left(redis, prefix);
+  core.reset();  // the outputs (and gnuplot) go wherever the scheduler likes
   output.summary = checker.finish(RunStats{static_cast<std::int64_t>(output.result.commands), output.result.wall_s,
                                                   static_cast<std::int64_t>(output.result.round_trips)});
   if (files.summary) {
