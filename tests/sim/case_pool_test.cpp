@@ -54,8 +54,11 @@ TEST_F(CasePoolTest, EveryServerRunsCasesAtOnceEachOnItsOwnServer) {
   std::vector<std::uint64_t> tickets;
   for (int i = 0; i < 9; ++i)
     tickets.push_back(pool.submit([&](RedisSession& redis, std::size_t worker) {
-      most = std::max(most.load(), ++running);
-      std::this_thread::sleep_for(20ms);
+      const int now = ++running;
+      for (int seen_most = most.load(); now > seen_most && !most.compare_exchange_weak(seen_most, now);) {
+      }
+      // Each case waits (up to 5 s) until three run at once: only a pool that runs them so gets there.
+      for (int waited = 0; most.load() < 3 && waited < 5000; ++waited) std::this_thread::sleep_for(1ms);
       --running;
       const std::lock_guard lock(mutex);
       seen.emplace_back(&redis, worker);
@@ -80,7 +83,8 @@ TEST_F(CasePoolTest, OneServerRunsEveryCaseOnTheWaitingThread) {
 TEST_F(CasePoolTest, DroppedCasesNeverRunAndRunningOnesEndFirst) {
   CasePool pool(servers(2));
   std::atomic<int> started{0}, finished{0};
-  for (int i = 0; i < 20; ++i)
+  constexpr int kCases = 200;  // 2 s of work for the one worker thread: far more than it gets
+  for (int i = 0; i < kCases; ++i)
     pool.submit([&](RedisSession&, std::size_t) {
       ++started;
       std::this_thread::sleep_for(10ms);
@@ -89,7 +93,7 @@ TEST_F(CasePoolTest, DroppedCasesNeverRunAndRunningOnesEndFirst) {
   std::this_thread::sleep_for(5ms);  // the worker thread has taken its first case
   pool.drop_queued();
   EXPECT_EQ(started.load(), finished.load());
-  EXPECT_LT(started.load(), 20);
+  EXPECT_LT(started.load(), kCases);
   std::this_thread::sleep_for(30ms);
   EXPECT_EQ(started.load(), finished.load());  // and none starts later
 }
