@@ -71,7 +71,7 @@ std::vector<Scheduler::Ahead> Scheduler::take_ahead(const Bounds& b) {
   if (!next_is_delivery()) throw std::logic_error("Scheduler::take_ahead: the next event is not a delivery");
   std::vector<Ahead> out;
   std::vector<Entry> steps;  // looked past: back in the queue afterwards, at their places
-  TrueTime horizon = b.last;
+  TrueTime horizon = TrueTime::max();
   while (!heap_.empty()) {
     const Entry& front = heap_.front();
     if (front.kind == Kind::fence || front.time >= b.until || front.time > horizon) break;

@@ -48,7 +48,6 @@ class Scheduler {
   // delivery due at or before that horizon runs on Redis before anything still to be caused.
   struct Bounds {
     TrueTime until;        // exclusive: the end of this drive
-    TrueTime last;         // inclusive: never a delivery due after this (one Redis instant)
     Micros min_send;       // smallest outbound delay of any client that can still send
     Micros min_round_trip; // smallest inbound + outbound delay of any client
   };
@@ -58,8 +57,8 @@ class Scheduler {
     Delivery delivery;
   };
   // Takes out, in (time, seq) order from the next event (which must be a delivery), every
-  // delivery that nothing queued can precede on Redis: it stops at a fence, at `until`, after
-  // `last`, and at the horizon above. Time does not move; steps stay queued in place.
+  // delivery that nothing queued can precede on Redis: it stops at a fence, at `until`, and at the
+  // horizon above. Time does not move; steps stay queued in place.
   std::vector<Ahead> take_ahead(const Bounds& bounds);
   // Queues `reply` at exactly the place (time, seq) a delivery taken ahead had: it runs its
   // `done` when the delivery's turn comes.

@@ -3,8 +3,6 @@
 // that TTLs, lock expiry and TIME follow the simulated server clock.
 #pragma once
 
-#include <optional>
-
 #include "algorithms/api/redis.h"
 #include "sim/core/duration.h"
 
@@ -19,9 +17,8 @@ class ServerClock {
   // Redis reads its real clock again (paced runs).
   virtual void release() = 0;
   // A command that sets the clock to `server_us` from inside a pipeline, when Redis comes to it:
-  // requests due at different instants then travel together. Nothing: only set() sets it, and a
-  // pipeline is one instant.
-  virtual std::optional<Command> in_band(Micros server_us) const = 0;
+  // requests due at different instants then travel together.
+  virtual Command in_band(Micros server_us) const = 0;
 };
 
 }  // namespace semsim

@@ -341,17 +341,14 @@ void Simulation::State::drive(TrueTime until) {
 void Simulation::State::deliver_next(TrueTime until) {
   if (lookahead && held.empty() && scheduler.next_is_delivery() && scheduler.next_time() >= redis_paused_until) {
     const TrueTime t = scheduler.next_time();
-    // Redis's clock reads the pipeline's first instant, and each later one from inside the
-    // pipeline where it can (in_band); where it cannot, one pipeline is one instant.
+    // Redis's clock reads the pipeline's first instant, and each later one from inside it.
     std::function<Command(TrueTime)> clock_at;
     if (redis_clock) {
       redis_clock->set(server_clock.read(t));
-      if (redis_clock->in_band(server_clock.read(t)))
-        clock_at = [this](TrueTime at) { return *redis_clock->in_band(server_clock.read(at)); };
+      clock_at = [this](TrueTime at) { return redis_clock->in_band(server_clock.read(at)); };
     }
-    const TrueTime last = redis_clock && !clock_at ? t : TrueTime::max();
-    send_ahead(scheduler, scheduler.take_ahead({until, last, min_send, min_round_trip}), *link, o.command_timeout,
-               unblock, clock_at, clock_commands);
+    send_ahead(scheduler, scheduler.take_ahead({until, min_send, min_round_trip}), *link, o.command_timeout, unblock,
+               clock_at, clock_commands);
     return;
   }
   std::vector<Delivery> batch = scheduler.next();

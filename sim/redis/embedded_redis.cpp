@@ -168,7 +168,7 @@ EmbeddedRedis::EmbeddedRedis(ServerSetup setup) : setup_(std::move(setup)) {
   watchdog_ = start_watchdog(dir_);
   try {
     // Redis's clock in virtual time (sim/redis/redis_clock.h): one control page for every server.
-    if (!clock_library().empty()) clock_ = std::make_unique<RedisClock>(fs::path(dir_) / "clock", true);
+    if (!clock_library().empty()) clock_ = std::make_unique<RedisClock>(fs::path(dir_) / "clock");
     if (setup_.sentinel) setup_.replicas = std::max(setup_.replicas, 2);
     const bool replicated = setup_.replicas > 0;
     servers_.push_back({"redis", dir_, dir_ + "/redis.sock", replicated ? free_loopback_port() : 0});

@@ -16,7 +16,7 @@ namespace semsim {
 
 namespace fs = std::filesystem;
 
-RedisClock::RedisClock(const fs::path& path, bool module) : path_(path), module_(module) {
+RedisClock::RedisClock(const fs::path& path) : path_(path) {
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) throw std::runtime_error("cannot create " + path.string() + ": " + std::strerror(errno));
   semsim_clock_page initial{SEMSIM_CLOCK_MAGIC, 0, 0, 0};
@@ -44,8 +44,7 @@ void RedisClock::set(Micros server_us) { write(true, (kVirtualEpochUs + server_u
 
 void RedisClock::release() { write(false, 0); }
 
-std::optional<Command> RedisClock::in_band(Micros server_us) const {
-  if (!module_) return std::nullopt;
+Command RedisClock::in_band(Micros server_us) const {
   return Command{"SEMSIM.CLOCK", std::to_string((kVirtualEpochUs + server_us.count()) * 1000)};
 }
 

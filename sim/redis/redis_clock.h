@@ -15,9 +15,9 @@ inline constexpr long long kVirtualEpochUs = 1'767'225'600'000'000;
 
 class RedisClock final : public ServerClock {
  public:
-  // Creates the page file at `path` (real time until set() is called). `module`: every server
-  // reading it loads the library as a module too (SEMSIM.CLOCK), and in_band() uses it.
-  RedisClock(const std::filesystem::path& path, bool module);
+  // Creates the page file at `path` (real time until set() is called). Every server reading it
+  // loads the library as a module too, for in_band()'s SEMSIM.CLOCK.
+  explicit RedisClock(const std::filesystem::path& path);
   ~RedisClock();
   RedisClock(const RedisClock&) = delete;
   RedisClock& operator=(const RedisClock&) = delete;
@@ -25,13 +25,12 @@ class RedisClock final : public ServerClock {
   const std::filesystem::path& path() const { return path_; }
   void set(Micros server_us) override;
   void release() override;
-  std::optional<Command> in_band(Micros server_us) const override;
+  Command in_band(Micros server_us) const override;
 
  private:
   void write(bool virtual_time, long long ns);
   std::filesystem::path path_;
   void* page_ = nullptr;
-  bool module_ = false;
 };
 
 // The clock library beside the semsim executable (build folder, or PREFIX/lib/semsim of an

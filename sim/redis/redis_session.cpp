@@ -52,8 +52,7 @@ void RedisSession::connect() {
   link_.reset();
   // Through Sentinel, the primary is whichever the sentinels name now (after a failover: the new one).
   if (!sentinels_.empty()) target_ = primary_from_sentinels(sentinels_, master_, data_node_);
-  link_ = RedisLink::connect(target_);
-  link_->spin_while_waiting(!pinned_);
+  open_link(0);
   if (embedded()) link_id_ = link_->execute({{"CLIENT", "ID"}}).at(0).integer;
 }
 
@@ -68,6 +67,11 @@ void RedisSession::unblock() {
 }
 
 RedisSession::~RedisSession() = default;
+
+void RedisSession::open_link(int tolerated_interrupts) {
+  link_ = RedisLink::connect(target_, std::chrono::seconds(5), tolerated_interrupts);
+  link_->spin_while_waiting(!pinned_);
+}
 
 bool RedisSession::pin_server(std::optional<int> cpu) {
   if (!embedded()) return false;
@@ -153,8 +157,7 @@ void RedisSession::clean(const std::string& prefix) {
     link_->tolerate_interrupts(tolerated);
     delete_keys_with_prefix(*link_, prefix);
   } catch (const LinkError&) {
-    link_ = RedisLink::connect(target_, std::chrono::seconds(5), tolerated);
-    link_->spin_while_waiting(!pinned_);
+    open_link(tolerated);
     delete_keys_with_prefix(*link_, prefix);
   }
   link_->tolerate_interrupts(0);

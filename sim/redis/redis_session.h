@@ -65,13 +65,15 @@ class RedisSession final : public ServerControl {
   std::unique_ptr<RedisLink> link_;
   std::string version_;
   bool changed_ = false;
-  long long link_id_ = 0;
+  long long link_id_ = 0;  // CLIENT ID of link_ on the embedded server, for unblock()
   std::optional<int> home_core_;
-  bool pinned_ = false;  // the embedded server is on one core with the run's thread  // CLIENT ID of link_ on the embedded server, for unblock()
+  bool pinned_ = false;  // the embedded server is on one core with the run's thread
   std::vector<RedisTarget> sentinels_;  // where to ask for the primary; empty: target_ is it
   std::string master_;
   RedisTarget data_node_;  // credentials and database for the primary the sentinels name
   void connect();  // a fault left the topology other than its setup says
+  // link_ anew to target_, sleeping or spinning as pinned_ says.
+  void open_link(int tolerated_interrupts);
 };
 
 }  // namespace semsim

@@ -73,9 +73,9 @@ TEST_F(RedisClockTest, ReleasedItReadsTheRealClockAgain) {
 TEST_F(RedisClockTest, InsideAPipelineEachCommandRunsAtTheInstantSetBeforeIt) {
   redis_.clock()->set(Micros(1'000'000));
   const std::vector<Reply> replies = link_->execute({{"TIME"},
-                                                     *redis_.clock()->in_band(Micros(2'000'007)),
+                                                     redis_.clock()->in_band(Micros(2'000'007)),
                                                      {"TIME"},
-                                                     *redis_.clock()->in_band(Micros(3'500'000)),
+                                                     redis_.clock()->in_band(Micros(3'500'000)),
                                                      {"SET", "k", "v", "PX", "1"},
                                                      {"PTTL", "k"}});
   const auto seconds = [](const Reply& time) { return std::stoll(time.elements.at(0).text) - kVirtualEpochUs / 1'000'000; };
@@ -97,7 +97,7 @@ TEST_F(RedisClockTest, SemsimClockRefusesWhatIsNotAnInstantAndARealClock) {
   EXPECT_TRUE(call({"SEMSIM.CLOCK", "soon"}).is_error());
   EXPECT_TRUE(call({"SEMSIM.CLOCK"}).is_error());
   redis_.clock()->release();
-  const Reply refused = call(*redis_.clock()->in_band(Micros(0)));
+  const Reply refused = call(redis_.clock()->in_band(Micros(0)));
   ASSERT_TRUE(refused.is_error());
   EXPECT_NE(std::string::npos, refused.text.find("not virtual")) << refused.text;
 }
