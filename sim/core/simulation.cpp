@@ -265,7 +265,8 @@ void Simulation::State::bound_lookahead() {
 }
 
 // A failover's replica stops replicating LAG before it; faults at rates arrive as Poisson
-// processes, drawn up front from Redis's own stream.
+// processes, drawn up front from Redis's own stream. Each is a fence: a request the fault loses
+// with its connection must not have been sent to Redis ahead of it.
 void Simulation::State::schedule_server_faults() {
   for (const ScriptedAction& a : actions)
     if (a.kind == ScriptedAction::Kind::failover)
@@ -278,7 +279,7 @@ void Simulation::State::schedule_server_faults() {
       ScriptedAction a{t, 0, kind, std::nullopt, 0};
       if (kind == ScriptedAction::Kind::redis_pause)
         a.arg = std::max(Micros(0), o.redis_pause_length.sample_duration(server_rng));
-      scheduler.at(t, [this, a] { server_fault(a); });
+      scheduler.fence_at(t, [this, a] { server_fault(a); });
     }
   };
   at_rate(o.restart_rate, ScriptedAction::Kind::redis_restart);

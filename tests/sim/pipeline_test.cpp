@@ -75,10 +75,12 @@ TEST(Pipeline, HistoriesAreTheSameBytesOnAUsersServer) {
   int run = 0;
   for (const std::string variant : {"lua", "basic", "fair"})
     for (const std::string& faults : std::vector<std::string>{"", " --crash-rate 0.5 --pause-rate 2 --pause-length exp:20ms",
-                                     " --actions-file " + (dir / "actions.csv").string()}) {
-      const std::string delay = kDelays[run % 4];
+                                     " --actions-file " + (dir / "actions.csv").string(),
+                                     " --disconnect-rate 40 --redis-pause-rate 5"}) {
+      const int turn = run + run / 4;  // four fault mixes: each meets other delays and samplings by variant
+      const std::string delay = kDelays[turn % 4];
       // The sampler sends with no delay (the harness): without it the lookahead reaches further.
-      const std::string sampling = run % 2 ? "" : " --sample-every 0";
+      const std::string sampling = turn % 2 ? "" : " --sample-every 0";
       const std::string args = "--redis " + url + " --mode virtual --variant " + variant + " --clients 40 --limit 5 " +
                                "--hold exp:10ms --think exp:2ms --timeout 100ms --duration 1s --seed " +
                                std::to_string(100 + run) + " --delay " + delay + sampling + faults;
@@ -99,10 +101,12 @@ TEST(Pipeline, HistoriesAreTheSameBytesOnTheEmbeddedServer) {
   for (const std::string variant : {"lua", "basic", "fair", "fair-locked", "ttl-key"})
     for (const std::string& faults : std::vector<std::string>{" --crash-rate 0.5 --pause-rate 2 --pause-length exp:20ms",
                                      " --actions-file " + (dir / "actions.csv").string(),
-                                     " --server-skew 30ms --server-drift 800 --actions-file " + (dir / "jumps.csv").string()}) {
-      const std::string delay = kDelays[run % 4];
+                                     " --server-skew 30ms --server-drift 800 --actions-file " + (dir / "jumps.csv").string(),
+                                     " --restart-rate 3 --persistence aof-always --disconnect-rate 40 --redis-pause-rate 5"}) {
+      const int turn = run + run / 4;  // four fault mixes: each meets other delays and samplings by variant
+      const std::string delay = kDelays[turn % 4];
       // The sampler sends with no delay (the harness): without it the lookahead reaches further.
-      const bool sampling = run % 2;
+      const bool sampling = turn % 2;
       const std::string args = "--variant " + variant + " --mode virtual --clients 30 --limit 4 --hold exp:10ms " +
                                "--think exp:2ms --timeout 100ms --lock-timeout 20ms --duration 1s --seed " +
                                std::to_string(200 + run) + " --delay " + delay + (sampling ? "" : " --sample-every 0") + faults;
