@@ -11,13 +11,15 @@
 #include <vector>
 
 #include "algorithms/api/redis.h"
+#include "sim/core/replies.h"
 #include "sim/core/true_time.h"
 
 namespace semsim {
 
 struct Delivery {
   std::vector<Command> commands;  // run back to back at Redis
-  std::function<void(std::vector<Reply>)> done;  // called at the delivery's time with the replies
+  // Called at the delivery's time with its replies, which may still be on their way (replies.h).
+  std::function<void(Replies)> done;
   // False once the connection it travelled on has dropped: it never reaches Redis. Empty: always.
   std::function<bool()> on_the_wire;
   bool dropped() const { return on_the_wire && !on_the_wire(); }
@@ -32,6 +34,7 @@ class Scheduler {
   // take_ahead never looks past it, so nothing is sent to Redis ahead of it.
   void fence_at(TrueTime t, std::function<void()> step);
   bool next_is_delivery() const { return !heap_.empty() && heap_.front().kind == Kind::delivery; }
+  bool next_is_fence() const { return !heap_.empty() && heap_.front().kind == Kind::fence; }
   // Moves time forward to t when nothing is due before it (the end of a run).
   void advance_to(TrueTime t) { now_ = std::max(now_, t); }
   bool empty() const { return heap_.empty(); }

@@ -61,6 +61,7 @@ struct SimClient::Exchange {
   SimClient& client;
   std::vector<Command> commands;
   bool atomic;
+  std::vector<Replies> answers;  // one per delivery: the transaction, or each command of a pipeline
   std::vector<Reply> replies;
   std::string lost;  // why the connection dropped under it
   bool await_ready() const noexcept { return false; }
@@ -74,7 +75,11 @@ struct SimClient::Exchange {
 void SimClient::finish(std::uint64_t id) {
   const auto it = in_flight_.find(id);
   if (it == in_flight_.end()) return;  // ended already: its connection dropped
-  const std::coroutine_handle<> h = it->second.second;
+  const auto [exchange, h] = it->second;
+  // The replies are read when the client resumes with them: requests sent ahead may have been
+  // answered while the simulation went on. A failed link throws here and ends the run.
+  for (Replies& answer : exchange->answers)
+    for (Reply& reply : answer.take()) exchange->replies.push_back(std::move(reply));
   in_flight_.erase(it);
   wake(h);
 }
@@ -93,14 +98,15 @@ void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
   const std::uint64_t id = next_exchange_++;
   in_flight_.emplace(id, std::make_pair(&exchange, h));
   const auto on_the_wire = [this, connection = connection_] { return connection == connection_; };
-  std::vector<Reply>* out = &exchange.replies;
+  std::vector<Replies>* out = &exchange.answers;
   if (exchange.atomic) {
     // A transaction travels and runs as one unit.
+    out->resize(1);
     scheduler_.deliver_at(network_.outbound(sent),
                           Delivery{std::move(exchange.commands),
-                                   [this, out, id](std::vector<Reply> r) {
+                                   [this, out, id](Replies r) {
                                      if (!in_flight_.count(id)) return;  // its exchange ended: `out` is gone
-                                     *out = std::move(r);
+                                     (*out)[0] = std::move(r);
                                      scheduler_.at(network_.inbound(scheduler_.now()), [this, id] { finish(id); });
                                    },
                                    on_the_wire});
@@ -109,16 +115,16 @@ void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
   // A plain pipeline: each command arrives on its own, so others may run in between; the client
   // continues once the last reply is back (replies come back in order).
   const std::size_t n = exchange.commands.size();
-  out->assign(n, Reply{});
+  out->resize(n);
   auto remaining = std::make_shared<std::size_t>(n);
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<Command> one;
     one.push_back(std::move(exchange.commands[i]));
     scheduler_.deliver_at(network_.outbound(sent),
                           Delivery{std::move(one),
-                                   [this, out, id, i, remaining](std::vector<Reply> r) {
+                                   [this, out, id, i, remaining](Replies r) {
                                      if (!in_flight_.count(id)) return;  // its exchange ended: `out` is gone
-                                     (*out)[i] = std::move(r.at(0));
+                                     (*out)[i] = std::move(r);
                                      const TrueTime back = network_.inbound(scheduler_.now());
                                      if (--*remaining == 0) scheduler_.at(back, [this, id] { finish(id); });
                                    },
@@ -128,13 +134,13 @@ void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
 
 Task<std::vector<Reply>> SimClient::transaction(std::vector<Command> commands) {
   // Awaiters are named locals: g++ 12 mishandles temporaries in a co_await expression.
-  Exchange exchange{*this, as_transaction(std::move(commands)), true, {}, {}};
+  Exchange exchange{*this, as_transaction(std::move(commands)), true, {}, {}, {}};
   std::vector<Reply> replies = co_await exchange;
   co_return transaction_replies(std::move(replies));
 }
 
 Task<std::vector<Reply>> SimClient::pipeline(std::vector<Command> commands) {
-  Exchange exchange{*this, std::move(commands), false, {}, {}};
+  Exchange exchange{*this, std::move(commands), false, {}, {}, {}};
   co_return co_await exchange;
 }
 

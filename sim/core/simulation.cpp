@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "sim/core/client_spec.h"
@@ -50,41 +51,7 @@ void execute_deliveries(std::vector<Delivery> batch, Connection& link, Micros ti
     link.submit(std::move(batch[i].commands),
                 [&replies, i](std::vector<Reply> r, std::exception_ptr) { replies[i] = std::move(r); });
   link.flush(std::chrono::ceil<std::chrono::milliseconds>(timeout), kBlockedAfter, unblock);
-  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(replies[i]));
-}
-
-// Sends deliveries taken ahead (Scheduler::take_ahead) as one pipeline, in order, and queues each
-// reply at its delivery's place: its `done` runs when the delivery's turn comes, as without the
-// lookahead. `clock_at`, if given, makes the command that sets Redis's clock to a delivery's
-// instant from inside the pipeline (ServerClock::in_band); it goes before each delivery whose
-// instant differs from the one before; `clock_commands` counts them. Throws LinkError when Redis
-// is gone, as execute_deliveries does.
-void send_ahead(Scheduler& scheduler, std::vector<Scheduler::Ahead> ahead, Connection& link, Micros timeout,
-                const std::function<void()>& unblock, const std::function<Command(TrueTime)>& clock_at,
-                std::uint64_t& clock_commands) {
-  std::erase_if(ahead, [](const Scheduler::Ahead& a) { return a.delivery.dropped(); });  // lost with their connection
-  if (ahead.empty()) return;
-  auto replies = std::make_shared<std::vector<std::vector<Reply>>>(ahead.size());
-  auto clock_replies = std::make_shared<std::vector<Reply>>();
-  TrueTime clock_set = ahead.front().time;  // the caller set the clock to the first instant
-  for (std::size_t i = 0; i < ahead.size(); ++i) {
-    if (clock_at && ahead[i].time != clock_set) {
-      clock_set = ahead[i].time;
-      link.submit({clock_at(clock_set)}, [clock_replies](std::vector<Reply> r, std::exception_ptr) {
-        clock_replies->insert(clock_replies->end(), r.begin(), r.end());
-      });
-      ++clock_commands;
-    }
-    link.submit(std::move(ahead[i].delivery.commands),
-                [replies, i](std::vector<Reply> r, std::exception_ptr) { (*replies)[i] = std::move(r); });
-  }
-  link.flush(std::chrono::ceil<std::chrono::milliseconds>(timeout), kBlockedAfter, unblock);
-  // Requests after a refused setting ran at the wrong instant: no history may go on from there.
-  for (const Reply& r : *clock_replies)
-    if (r.is_error()) throw std::runtime_error("Redis refused to set its clock inside a pipeline: " + r.text);
-  for (std::size_t i = 0; i < ahead.size(); ++i)
-    scheduler.reply_at(ahead[i].time, ahead[i].seq,
-                       [replies, i, done = std::move(ahead[i].delivery.done)] { done(std::move((*replies)[i])); });
+  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(Replies(std::move(replies[i])));
 }
 
 Simulation::~Simulation() = default;
@@ -137,6 +104,8 @@ struct Simulation::State {
   void schedule_actions();
   void drive(TrueTime until);
   void drive_to_end();
+  void send_ahead(std::vector<Scheduler::Ahead> ahead);
+  void await(const Replies::Slot* slot);
   RunResult finish();
 
   std::uint64_t client_seed(int c, Salt salt) const { return derive_seed(o.seed, client_stream(c, salt)); }
@@ -172,6 +141,10 @@ struct Simulation::State {
   std::uint64_t commands_retired_links = 0, round_trips_retired_links = 0;
   std::uint64_t commands_before = link->commands_sent(), round_trips_before = link->round_trips();
   std::uint64_t clock_commands = 0;  // SEMSIM.CLOCK inside pipelines: the harness's, not the variant's
+  // Set by the link if Redis refuses a SEMSIM.CLOCK (shared: the reply may come after the run).
+  std::shared_ptr<std::string> clock_refused = std::make_shared<std::string>();
+  // How a client waits for replies sent ahead (Replies::take).
+  const Replies::Wait wait_for_replies = [this](const Replies::Slot& slot) { await(&slot); };
   Stopwatch wall;
   Pacer pacer;
   Progress progress;
@@ -335,23 +308,54 @@ void Simulation::State::drive(TrueTime until) {
     }
     deliver_next(until);
   }
+  await(nullptr);  // what was sent ahead is answered before anything else uses the link
+}
+
+// Sends deliveries taken ahead (Scheduler::take_ahead) as one pipeline, in order, and goes on
+// without waiting: Redis runs it meanwhile. Each delivery's `done` is queued at the delivery's
+// place, as without the lookahead, with replies a client reads when it resumes (Replies). On the
+// embedded server Redis's clock is set to each delivery's instant from inside the pipeline
+// (ServerClock::in_band), the first one included: an earlier pipeline may still be running.
+void Simulation::State::send_ahead(std::vector<Scheduler::Ahead> ahead) {
+  std::erase_if(ahead, [](const Scheduler::Ahead& a) { return a.delivery.dropped(); });  // lost with their connection
+  std::optional<TrueTime> clock_set;
+  for (Scheduler::Ahead& a : ahead) {
+    if (redis_clock && clock_set != a.time) {
+      clock_set = a.time;
+      link->submit({redis_clock->in_band(server_clock.read(a.time))},
+                   [refused = clock_refused](std::vector<Reply> r, std::exception_ptr) {
+                     if (!r.empty() && r[0].is_error() && refused->empty()) *refused = r[0].text;
+                   });
+      ++clock_commands;
+    }
+    auto slot = std::make_shared<Replies::Slot>();
+    link->submit(std::move(a.delivery.commands), [slot](std::vector<Reply> r, std::exception_ptr error) {
+      *slot = Replies::Slot{true, std::move(r), error};
+    });
+    scheduler.reply_at(a.time, a.seq, [this, slot, done = std::move(a.delivery.done)] { done(Replies(slot, &wait_for_replies)); });
+  }
+  link->send_queued();
+}
+
+// Runs the link until `slot` is answered, or (null) everything sent. Throws LinkError when Redis
+// is gone.
+void Simulation::State::await(const Replies::Slot* slot) {
+  std::function<bool()> answered;
+  if (slot) answered = [slot] { return slot->answered; };
+  link->flush_until(answered, std::chrono::ceil<std::chrono::milliseconds>(o.command_timeout), kBlockedAfter, unblock);
+  // Requests after a refused setting ran at the wrong instant: no history may go on from there.
+  if (!clock_refused->empty()) throw std::runtime_error("Redis refused to set its clock inside a pipeline: " + *clock_refused);
 }
 
 // The next step: a lookahead pipeline, or the next instant's events with the requests that
 // reach Redis then.
 void Simulation::State::deliver_next(TrueTime until) {
   if (lookahead && held.empty() && scheduler.next_is_delivery() && scheduler.next_time() >= redis_paused_until) {
-    const TrueTime t = scheduler.next_time();
-    // Redis's clock reads the pipeline's first instant, and each later one from inside it.
-    std::function<Command(TrueTime)> clock_at;
-    if (redis_clock) {
-      redis_clock->set(server_clock.read(t));
-      clock_at = [this](TrueTime at) { return redis_clock->in_band(server_clock.read(at)); };
-    }
-    send_ahead(scheduler, scheduler.take_ahead({until, min_send, min_round_trip}), *link, o.command_timeout, unblock,
-               clock_at, clock_commands);
+    send_ahead(scheduler.take_ahead({until, min_send, min_round_trip}));
     return;
   }
+  // A fence acts on Redis or on the connections: after everything sent ahead of it has run.
+  if (scheduler.next_is_fence()) await(nullptr);
   std::vector<Delivery> batch = scheduler.next();
   if (scheduler.now() < redis_paused_until) {
     // Redis does not answer now: what arrives waits, in order, until the pause ends.
@@ -362,6 +366,7 @@ void Simulation::State::deliver_next(TrueTime until) {
     held.clear();
   }
   if (!batch.empty()) {
+    await(nullptr);  // the clock page is written next: nothing sent ahead may still be running
     // Redis reads the instant the requests arrive, never a later one while it runs them.
     if (redis_clock && o.mode == TimeMode::virtual_time) redis_clock->set(server_clock.read(scheduler.now()));
     execute_deliveries(std::move(batch), *link, o.command_timeout, unblock);

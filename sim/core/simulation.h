@@ -71,7 +71,7 @@ class Simulation {
 
 // Runs deliveries that are due at one instant on Redis, pipelined in order, then hands each its
 // replies. Throws LinkError when Redis is gone.
-// `unblock` (if any) is called when Redis has not answered within a quarter of a second: a
+// `unblock` (if any) is called each quarter of a second that Redis leaves unanswered: a
 // blocked WAIT whose timeout cannot pass while Redis's clock stands still.
 void execute_deliveries(std::vector<Delivery> batch, Connection& link, Micros timeout,
                         const std::function<void()>& unblock = {});

@@ -75,7 +75,8 @@ struct RedisLink::Impl {
   bool want_write = false;
   std::string closed_reason;  // why the connection went away
   std::uint64_t sent = 0;
-  std::uint64_t round_trips = 0;  // flushes that waited for Redis
+  std::uint64_t round_trips = 0;  // pipelines: requests submitted between two writes
+  bool pipeline_open = false;     // a request was submitted since the last write
   std::deque<Request> in_flight;  // awaiting replies, oldest first
   std::deque<Request> ready;      // complete; `done` not yet called
   // Scratch for redisAsyncCommandArgv, reused so a command costs no allocation of ours.
@@ -134,6 +135,8 @@ struct RedisLink::Impl {
       return;
     }
     in_flight.push_back(std::move(request));
+    if (!pipeline_open) ++round_trips;
+    pipeline_open = true;
     for (const Command& command : commands) {
       argv.clear();
       argv_lengths.clear();
@@ -190,12 +193,18 @@ struct RedisLink::Impl {
     fail_in_flight();
   }
 
+  // Writes what is queued, as far as the socket takes it.
+  void write() {
+    pipeline_open = false;
+    if (context != nullptr && want_write && (context->c.flags & REDIS_CONNECTED)) redisAsyncHandleWrite(context);
+    if (context == nullptr) fail_in_flight();
+  }
+
   // One round of I/O; waits at most `wait_ms` for the socket.
   void step(int wait_ms) {
     // The socket is nearly always writable: write now and save a poll() per request.
-    if (context != nullptr && want_write && (context->c.flags & REDIS_CONNECTED))
-      redisAsyncHandleWrite(context);
-    if (context == nullptr) return fail_in_flight();
+    write();
+    if (context == nullptr) return;
     pollfd fd{context->c.fd, static_cast<short>((want_read ? POLLIN : 0) | (want_write ? POLLOUT : 0)), 0};
     int n = ::poll(&fd, 1, wait_ms);
     if (n < 0) {
@@ -258,18 +267,19 @@ std::unique_ptr<RedisLink> RedisLink::connect(const RedisTarget& target,
 
 void RedisLink::submit(std::vector<Command> commands, Done done) { impl_->submit(commands, done); }
 
-void RedisLink::flush(std::chrono::milliseconds timeout, std::chrono::milliseconds slow_after,
-                      const std::function<void()>& slow) {
+void RedisLink::send_queued() { impl_->write(); }
+
+void RedisLink::flush_until(const std::function<bool()>& answered, std::chrono::milliseconds timeout,
+                            std::chrono::milliseconds slow_after, const std::function<void()>& slow) {
   // Wall clock on purpose: this bounds real I/O, it is not simulated time.
   const auto start = std::chrono::steady_clock::now();
-  const auto deadline = start + timeout;
-  bool slow_called = !slow;
+  auto deadline = start + timeout;  // from the last reply: several pipelines may be in flight
+  auto next_slow = start + slow_after;
   bool failed = impl_->deliver();
-  if (!impl_->in_flight.empty()) ++impl_->round_trips;
-  while (!impl_->in_flight.empty()) {
-    if (!slow_called && std::chrono::steady_clock::now() - start >= slow_after) {
-      slow_called = true;
+  while (!impl_->in_flight.empty() && !(answered && answered())) {
+    if (slow && std::chrono::steady_clock::now() >= next_slow) {
       slow();
+      next_slow = std::chrono::steady_clock::now() + slow_after;
     }
     std::string give_up;
     if (interrupt_count() > impl_->tolerated_interrupts)
@@ -284,13 +294,15 @@ void RedisLink::flush(std::chrono::milliseconds timeout, std::chrono::millisecon
       if (timed_out) throw LinkTimeout(impl_->describe_failure());
       throw LinkError(impl_->describe_failure());
     }
-    if (!slow_called)
-      left = std::min(left, std::chrono::ceil<std::chrono::milliseconds>(start + slow_after - std::chrono::steady_clock::now()) +
+    if (slow)
+      left = std::min(left, std::chrono::ceil<std::chrono::milliseconds>(next_slow - std::chrono::steady_clock::now()) +
                                 std::chrono::milliseconds(1));
     // Replies to a pipeline come back within a fraction of a millisecond: asking again at once
     // for a while costs less than sleeping in poll and being woken (slow on a virtual machine).
     const bool spin = impl_->spin && std::chrono::steady_clock::now() - start < kSpin;
+    const std::size_t unanswered = impl_->in_flight.size();
     impl_->step(spin ? 0 : static_cast<int>(left.count()));
+    if (impl_->in_flight.size() < unanswered) deadline = std::chrono::steady_clock::now() + timeout;
     failed |= impl_->deliver();
   }
   if (failed) throw LinkError(impl_->describe_failure());

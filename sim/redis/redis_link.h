@@ -1,6 +1,6 @@
 // One async connection to Redis over hiredis's async API and a small poll(2) loop.
 // Requests are queued with submit(); flush() runs the I/O until every queued request has its
-// replies. The simulator uses it serially (virtual mode) or with many requests in flight.
+// replies (flush_until: until one has). The simulator keeps several pipelines in flight.
 #pragma once
 
 #include <chrono>
@@ -26,9 +26,9 @@ class RedisLink final : public Connection {
   RedisLink& operator=(const RedisLink&) = delete;
 
   void submit(std::vector<Command> commands, Done done) override;
-  void flush(std::chrono::milliseconds timeout, std::chrono::milliseconds slow_after,
-             const std::function<void()>& slow) override;
-  using Connection::flush;
+  void send_queued() override;
+  void flush_until(const std::function<bool()>& answered, std::chrono::milliseconds timeout,
+                   std::chrono::milliseconds slow_after, const std::function<void()>& slow) override;
   std::uint64_t commands_sent() const override;
   std::uint64_t round_trips() const override;
   std::size_t pending() const;

@@ -29,7 +29,7 @@ TEST(Scheduler, NothingIsScheduledInThePast) {
 
 TEST(Scheduler, BatchesOnlyDeliveriesDueAtTheSameInstant) {
   Scheduler s;
-  const auto delivery = [](std::string name) { return Delivery{{Command{std::move(name)}}, [](std::vector<Reply>) {}, {}}; };
+  const auto delivery = [](std::string name) { return Delivery{{Command{std::move(name)}}, [](Replies) {}, {}}; };
   s.deliver_at(at_us(5), delivery("a"));
   s.deliver_at(at_us(5), delivery("b"));
   s.at(at_us(5), [] {});

@@ -3,6 +3,8 @@
 // INCR, DECR and GET on integer keys; the semaphore is a plain counter, small enough to check by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,17 +18,32 @@ namespace {
 
 class CounterRedis final : public Connection {
  public:
-  void submit(std::vector<Command> commands, Done done) override { queue_.push_back({std::move(commands), std::move(done)}); }
-  void flush(std::chrono::milliseconds, std::chrono::milliseconds, const std::function<void()>&) override {
-    if (!queue_.empty()) ++round_trips_;
-    for (auto& [commands, done] : std::exchange(queue_, {})) {
+  void submit(std::vector<Command> commands, Done done) override {
+    if (!pipeline_open_) ++round_trips_;
+    pipeline_open_ = true;
+    queue_.push_back({round_trips_, std::move(commands), std::move(done)});
+  }
+  // Pipelines written and not yet answered in full: more than one when the simulation goes on
+  // without waiting for the last.
+  void send_queued() override {
+    pipeline_open_ = false;
+    if (!queue_.empty()) most_in_flight_ = std::max(most_in_flight_, round_trips_ - queue_.front().pipeline + 1);
+  }
+  // Answers in order, one request at a time, until `answered` holds.
+  void flush_until(const std::function<bool()>& answered, std::chrono::milliseconds, std::chrono::milliseconds,
+                   const std::function<void()>&) override {
+    send_queued();
+    while (!queue_.empty() && !(answered && answered())) {
+      Request r = std::move(queue_.front());
+      queue_.pop_front();
       std::vector<Reply> replies;
-      for (const Command& c : commands) replies.push_back(run(c));
-      done(std::move(replies), nullptr);
+      for (const Command& c : r.commands) replies.push_back(run(c));
+      r.done(std::move(replies), nullptr);
     }
   }
   std::uint64_t commands_sent() const override { return sent_; }
   std::uint64_t round_trips() const override { return round_trips_; }
+  std::uint64_t most_pipelines_in_flight() const { return most_in_flight_; }
   long long value(const std::string& key) const { return keys_.count(key) ? keys_.at(key) : 0; }
 
  private:
@@ -37,9 +54,15 @@ class CounterRedis final : public Connection {
     if (c.at(0) == "GET") return Reply::of_string(std::to_string(value(c.at(1))));
     return Reply::of_error("ERR unknown command '" + c.at(0) + "'");
   }
-  std::vector<std::pair<std::vector<Command>, Done>> queue_;
+  struct Request {
+    std::uint64_t pipeline;
+    std::vector<Command> commands;
+    Done done;
+  };
+  std::deque<Request> queue_;
   std::map<std::string, long long> keys_;
-  std::uint64_t sent_ = 0, round_trips_ = 0;
+  std::uint64_t sent_ = 0, round_trips_ = 0, most_in_flight_ = 0;
+  bool pipeline_open_ = false;
 };
 
 std::vector<Command> counter(const std::string& verb) { return {Command{verb, "counter"}}; }
@@ -74,10 +97,12 @@ struct Outcome {
   std::vector<std::string> identifiers;
   RunResult result;
   long long counter_at_end = 0;
+  std::uint64_t most_pipelines_in_flight = 0;
 };
 
-Outcome run_once(std::uint64_t seed, int identifiers_per_acquire = 1) {
+Outcome run_once(std::uint64_t seed, int identifiers_per_acquire = 1, bool pipeline = true) {
   RunOptions o;
+  o.pipeline = pipeline;
   o.variant = "counter";
   o.clients = 6;
   o.limit = 2;
@@ -95,6 +120,7 @@ Outcome run_once(std::uint64_t seed, int identifiers_per_acquire = 1) {
   });
   out.result = simulation.run();
   out.counter_at_end = redis.value("counter");
+  out.most_pipelines_in_flight = redis.most_pipelines_in_flight();
   return out;
 }
 
@@ -116,6 +142,17 @@ TEST(SimulationWithoutRedis, TheSameSeedGivesTheSameHistoryAndAnotherSeedAnother
   EXPECT_EQ(run_once(7).rows, run_once(7).rows);
   EXPECT_EQ(run_once(7).identifiers, run_once(7).identifiers);
   EXPECT_NE(run_once(7).rows, run_once(8).rows);
+}
+
+// The lookahead sends the next pipeline while replies to the last are still out, reads each reply
+// when its client resumes, and changes nothing that happens.
+TEST(SimulationWithoutRedis, PipelinesOverlapAndTheHistoryStaysTheSame) {
+  const Outcome pipelined = run_once(7), serial = run_once(7, 1, false);
+  EXPECT_GE(pipelined.most_pipelines_in_flight, 2u);
+  EXPECT_EQ(serial.most_pipelines_in_flight, 1u);
+  EXPECT_LT(pipelined.result.round_trips, serial.result.round_trips);
+  EXPECT_EQ(pipelined.rows, serial.rows);
+  EXPECT_EQ(pipelined.counter_at_end, serial.counter_at_end);
 }
 
 TEST(SimulationWithoutRedis, DrawingMoreIdentifiersChangesNoWorkload) {

@@ -130,6 +130,32 @@ TEST_F(RedisLinkTest, ManySubmitsThenOneFlushAnswerEachInOrder) {
   EXPECT_EQ(link_->commands_sent() - sent_before, 2u * requests);
 }
 
+// What the lookahead relies on: a pipeline written with send_queued runs on Redis while the
+// caller goes on, and flush_until returns once the reply it needs is in, later ones still out.
+TEST_F(RedisLinkTest, SentRequestsRunWithoutAFlushAndFlushUntilStopsAtTheReplyItNeeds) {
+  const auto trips_before = link_->round_trips();
+  bool first = false, second = false;
+  link_->submit({{"INCR", key("n")}}, [&](std::vector<Reply> r, std::exception_ptr) { first = r.at(0).integer == 1; });
+  link_->submit({{"BLPOP", key("list"), "5"}}, [&](std::vector<Reply> r, std::exception_ptr) { second = !r.empty(); });
+  link_->send_queued();
+  auto other = RedisLink::connect(server_->target());
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (other->execute({{"GET", key("n")}}).at(0).text != "1" && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(1ms);
+  EXPECT_EQ(other->execute({{"GET", key("n")}}).at(0).text, "1") << "the INCR did not run without a flush";
+
+  link_->flush_until([&] { return first; }, 5s, 5s, {});  // the BLPOP still blocks on Redis
+  EXPECT_TRUE(first);
+  EXPECT_FALSE(second);
+  EXPECT_EQ(link_->pending(), 1u);
+  other->execute({{"RPUSH", key("list"), "x"}});
+  link_->flush(5s);
+  EXPECT_TRUE(second);
+  EXPECT_EQ(link_->round_trips() - trips_before, 1u);  // one pipeline: both written together
+  link_->execute({{"PING"}});
+  EXPECT_EQ(link_->round_trips() - trips_before, 2u);
+}
+
 TEST_F(RedisLinkTest, ADoneMaySubmitTheNextRequest) {
   int answered = 0;
   std::function<void(std::vector<Reply>, std::exception_ptr)> next =
