@@ -40,4 +40,6 @@ std::vector<int> job_cores(std::size_t jobs) {
   return cores;
 }
 
+bool wide_enough_for_two_cores(const RunOptions& options) { return options.pipeline && options.clients > 200; }
+
 }  // namespace semsim

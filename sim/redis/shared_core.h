@@ -8,6 +8,10 @@
 // The core: the session's home core (one per job with check/compare --jobs), else the one the
 // thread runs on when the run starts (where the scheduler put it). A user's server runs where its
 // owner put it: nothing is pinned then.
+//
+// A wide run alone is the exception (wide_enough_for_two_cores): the lookahead does not wait for
+// its pipelines, and with hundreds of clients they are wide enough for semsim and Redis to work at
+// once on two cores, which pays for the hand-overs.
 #pragma once
 
 #include <sched.h>
@@ -15,6 +19,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "sim/core/run_options.h"
 #include "sim/redis/redis_session.h"
 
 namespace semsim {
@@ -37,5 +42,10 @@ class SharedCore {
 // One core per job for `jobs` jobs: the CPUs this thread may use in turn, starting from the one it
 // runs on now.
 std::vector<int> job_cores(std::size_t jobs);
+
+// Whether a virtual run with these options, alone on the machine (no home core), is better off
+// on two cores. Measured with lua, delay 0.5-2 ms (speed_x, one core / two): 100 clients 38.8 /
+// 24.7, 150-250 even, 300 12.2 / 14.9, 1,000 3.5-4.3 / 5.6-6.1.
+bool wide_enough_for_two_cores(const RunOptions& options);
 
 }  // namespace semsim

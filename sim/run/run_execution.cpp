@@ -40,9 +40,11 @@ void clean_or_say_what_is_left(RedisSession& redis, const std::string& prefix) {
 RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSession& redis, std::ostream& log,
               RunFiles files) {
   redis.use_setup(options.server);
-  // In virtual time semsim and the embedded server take turns: on one core (shared_core.h).
+  // In virtual time semsim and the embedded server take turns: on one core (shared_core.h), but
+  // for a wide run alone.
   std::optional<SharedCore> core;
-  if (options.mode == TimeMode::virtual_time) core.emplace(redis);
+  if (options.mode == TimeMode::virtual_time && (redis.home_core() || !wide_enough_for_two_cores(options)))
+    core.emplace(redis);
   const std::string prefix = redis.new_prefix();
   SemaphoreConfig config;
   config.name = prefix + "sem";
