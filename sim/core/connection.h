@@ -31,6 +31,8 @@ class Connection {
   // error too.
   virtual void flush_until(const std::function<bool()>& answered, std::chrono::milliseconds timeout,
                            std::chrono::milliseconds slow_after, const std::function<void()>& slow) = 0;
+  // Whether every request submitted so far has its replies (nothing runs on Redis for us).
+  virtual bool all_answered() const = 0;
   // Redis commands sent so far.
   virtual std::uint64_t commands_sent() const = 0;
   // Pipelines sent: requests submitted together, then written, then answered.

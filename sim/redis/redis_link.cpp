@@ -310,6 +310,8 @@ void RedisLink::flush_until(const std::function<bool()>& answered, std::chrono::
 
 std::size_t RedisLink::pending() const { return impl_->in_flight.size() + impl_->ready.size(); }
 
+bool RedisLink::all_answered() const { return impl_->in_flight.empty(); }
+
 std::uint64_t RedisLink::commands_sent() const { return impl_->sent; }
 
 std::uint64_t RedisLink::round_trips() const { return impl_->round_trips; }

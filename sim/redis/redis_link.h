@@ -29,6 +29,7 @@ class RedisLink final : public Connection {
   void send_queued() override;
   void flush_until(const std::function<bool()>& answered, std::chrono::milliseconds timeout,
                    std::chrono::milliseconds slow_after, const std::function<void()>& slow) override;
+  bool all_answered() const override;
   std::uint64_t commands_sent() const override;
   std::uint64_t round_trips() const override;
   std::size_t pending() const;

@@ -41,6 +41,7 @@ class CounterRedis final : public Connection {
       r.done(std::move(replies), nullptr);
     }
   }
+  bool all_answered() const override { return queue_.empty(); }
   std::uint64_t commands_sent() const override { return sent_; }
   std::uint64_t round_trips() const override { return round_trips_; }
   std::uint64_t most_pipelines_in_flight() const { return most_in_flight_; }
