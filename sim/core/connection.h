@@ -25,7 +25,7 @@ class Connection {
   // on, and a later flush reads the replies.
   virtual void send_queued() = 0;
   // Runs the I/O until `answered()` holds (if given) or every submitted request is answered,
-  // calling `slow` (if given) each time the wait lasts another `slow_after` (a blocked WAIT that
+  // calling `slow` (if given) each time no reply comes for `slow_after` (a blocked WAIT that
   // nothing will end: the caller unblocks it; several may be in flight). Throws LinkTimeout when
   // no reply comes for `timeout`, LinkError when the connection drops; pending `done`s get the
   // error too.

@@ -1,6 +1,7 @@
 // A delivery's replies, which may still be on their way back from Redis when the delivery's turn
 // comes: requests sent ahead (lookahead pipelining) are answered while the simulation goes on,
-// and a reply is only read when a client resumes with it. take() waits for it then.
+// and a reply is only read when it reaches its client (the inbound delay later). take() waits
+// for it then.
 #pragma once
 
 #include <exception>
@@ -21,7 +22,8 @@ class Replies {
     std::vector<Reply> replies;
     std::exception_ptr error;  // a LinkError: the connection failed first
   };
-  // Runs the connection's I/O until the slot is answered; throws LinkError if it cannot.
+  // Runs the connection's I/O until the slot is answered; throws LinkError (LinkTimeout) if it
+  // cannot, or std::runtime_error if Redis refused to set its clock in the pipeline before.
   using Wait = std::function<void(const Slot&)>;
 
   Replies() = default;

@@ -76,8 +76,8 @@ void SimClient::finish(std::uint64_t id) {
   const auto it = in_flight_.find(id);
   if (it == in_flight_.end()) return;  // ended already: its connection dropped
   const auto [exchange, h] = it->second;
-  // The replies are read when the client resumes with them: requests sent ahead may have been
-  // answered while the simulation went on. A failed link throws here and ends the run.
+  // The replies are read when they reach the client: requests sent ahead may have been answered
+  // while the simulation went on. A failed link throws here and ends the run.
   for (Replies& answer : exchange->answers)
     for (Reply& reply : answer.take()) exchange->replies.push_back(std::move(reply));
   in_flight_.erase(it);

@@ -294,8 +294,8 @@ void Simulation::State::schedule_actions() {
     if (o.pause_rate > 0 || o.crash_rate > 0) faults->at_rates(*clients[c], o, client_seed(c, Salt::faults));
 }
 
-// Runs events until the queue is empty or `until` (exclusive) is reached. Throws LinkError when
-// Redis is gone.
+// Runs events until the queue is empty or `until` (exclusive) is reached, then waits for every
+// reply still out (not when interrupted). Throws LinkError when Redis is gone.
 void Simulation::State::drive(TrueTime until) {
   while (!scheduler.empty() && scheduler.next_time() < until) {
     if (interrupt_signal()) {
@@ -313,7 +313,7 @@ void Simulation::State::drive(TrueTime until) {
 
 // Sends deliveries taken ahead (Scheduler::take_ahead) as one pipeline, in order, and goes on
 // without waiting: Redis runs it meanwhile. Each delivery's `done` is queued at the delivery's
-// place, as without the lookahead, with replies a client reads when it resumes (Replies). On the
+// place, as without the lookahead, with replies read when they reach the client (Replies). On the
 // embedded server Redis's clock is set to each delivery's instant from inside the pipeline
 // (ServerClock::in_band); the first one too if an earlier pipeline may still be running, else
 // on the clock page (one command less for Redis: small runs send a request or two at a time).
@@ -466,6 +466,15 @@ void Simulation::State::drive_to_end() {
     workload->connection_lost(e.what());
   } catch (const std::exception& e) {
     result.stop_reason = std::string("a client failed: ") + e.what();
+  }
+  // An early end may leave requests sent ahead unanswered, a blocked WAIT among them: answer them
+  // (unblocked) or close the link, so that the cleanup of the run's keys does not wait behind them.
+  if (link && !link->all_answered()) {
+    try {
+      await(nullptr);
+    } catch (const std::exception&) {
+      // The run has ended and says why; what matters now is a link free for the cleanup.
+    }
   }
 }
 

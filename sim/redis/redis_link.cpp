@@ -195,9 +195,14 @@ struct RedisLink::Impl {
 
   // Writes what is queued, as far as the socket takes it.
   void write() {
-    pipeline_open = false;
-    if (context != nullptr && want_write && (context->c.flags & REDIS_CONNECTED)) redisAsyncHandleWrite(context);
+    if (context != nullptr && want_write && (context->c.flags & REDIS_CONNECTED)) handle_write();
     if (context == nullptr) fail_in_flight();
+  }
+
+  // What is queued leaves: the next submit starts another pipeline.
+  void handle_write() {
+    pipeline_open = false;
+    redisAsyncHandleWrite(context);
   }
 
   // One round of I/O; waits at most `wait_ms` for the socket.
@@ -213,8 +218,7 @@ struct RedisLink::Impl {
     }
     if (n == 0) return;
     if (want_read && (fd.revents & (POLLIN | POLLHUP | POLLERR))) redisAsyncHandleRead(context);
-    if (context != nullptr && want_write && (fd.revents & (POLLOUT | POLLHUP | POLLERR)))
-      redisAsyncHandleWrite(context);
+    if (context != nullptr && want_write && (fd.revents & (POLLOUT | POLLHUP | POLLERR))) handle_write();
     if (context == nullptr) fail_in_flight();
   }
 };
@@ -273,7 +277,8 @@ void RedisLink::flush_until(const std::function<bool()>& answered, std::chrono::
                             std::chrono::milliseconds slow_after, const std::function<void()>& slow) {
   // Wall clock on purpose: this bounds real I/O, it is not simulated time.
   const auto start = std::chrono::steady_clock::now();
-  auto deadline = start + timeout;  // from the last reply: several pipelines may be in flight
+  // Both from the last reply: several pipelines may be in flight.
+  auto deadline = start + timeout;
   auto next_slow = start + slow_after;
   bool failed = impl_->deliver();
   while (!impl_->in_flight.empty() && !(answered && answered())) {
@@ -302,7 +307,10 @@ void RedisLink::flush_until(const std::function<bool()>& answered, std::chrono::
     const bool spin = impl_->spin && std::chrono::steady_clock::now() - start < kSpin;
     const std::size_t unanswered = impl_->in_flight.size();
     impl_->step(spin ? 0 : static_cast<int>(left.count()));
-    if (impl_->in_flight.size() < unanswered) deadline = std::chrono::steady_clock::now() + timeout;
+    if (impl_->in_flight.size() < unanswered) {  // Redis is answering: nothing is stuck yet
+      deadline = std::chrono::steady_clock::now() + timeout;
+      next_slow = std::chrono::steady_clock::now() + slow_after;
+    }
     failed |= impl_->deliver();
   }
   if (failed) throw LinkError(impl_->describe_failure());

@@ -156,6 +156,19 @@ TEST_F(RedisLinkTest, SentRequestsRunWithoutAFlushAndFlushUntilStopsAtTheReplyIt
   EXPECT_EQ(link_->round_trips() - trips_before, 2u);
 }
 
+// Several blocked commands in flight (WAITs of several pipelines): `slow` comes again each time
+// nothing is answered for `slow_after`, not once per flush.
+TEST_F(RedisLinkTest, SlowIsCalledAgainForEachStallOfOneFlush) {
+  auto other = RedisLink::connect(server_->target());
+  int answered = 0, calls = 0;
+  for (const char* list : {"first", "second"})
+    link_->submit({{"BLPOP", key(list), "0"}}, [&](std::vector<Reply> r, std::exception_ptr) { answered += !r.empty(); });
+  link_->send_queued();
+  link_->flush(5s, 50ms, [&] { other->execute({{"RPUSH", key(++calls == 1 ? "first" : "second"), "x"}}); });
+  EXPECT_EQ(answered, 2);
+  EXPECT_EQ(calls, 2);
+}
+
 TEST_F(RedisLinkTest, ADoneMaySubmitTheNextRequest) {
   int answered = 0;
   std::function<void(std::vector<Reply>, std::exception_ptr)> next =
