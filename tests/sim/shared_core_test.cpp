@@ -77,5 +77,16 @@ TEST(SharedCore, JobsGetTheAllowedCoresInTurn) {
   }
 }
 
+// Only a run whose pipelines the lookahead overlaps, with more than 200 clients, keeps two cores.
+TEST(SharedCore, OnlyAWideLookaheadRunIsWideEnoughForTwoCores) {
+  RunOptions o;
+  o.clients = 200;
+  EXPECT_FALSE(wide_enough_for_two_cores(o));
+  o.clients = 201;
+  EXPECT_TRUE(wide_enough_for_two_cores(o));
+  o.pipeline = false;  // --no-pipeline: semsim and Redis take turns again
+  EXPECT_FALSE(wide_enough_for_two_cores(o));
+}
+
 }  // namespace
 }  // namespace semsim
