@@ -120,7 +120,9 @@ void print_result(std::ostream& out, const SearchSettings& s, const SearchReport
       << "  reproduce the search: " << s.reproduce << "\n"
       << "  replay the case:      semsim scenario " << r.counterexample
       << (r.replay_failed ? "  (replayed: fails again)" : "  (replay did not fail its expectations: see the file)")
-      << "\n\n";
+      << "\n"
+      << "  against a real client: semsim scenario " << r.counterexample
+      << " --variant \"driver:COMMAND\" --repeat 10  (docs/drivers.md)\n\n";
   std::ifstream ini(r.counterexample);
   out << ini.rdbuf() << "\n";
   print_figures(out, r);

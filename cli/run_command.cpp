@@ -8,6 +8,7 @@
 #include "reports/checks/expectations.h"
 #include "reports/checks/summary_csv.h"
 #include "sim/core/interrupt.h"
+#include "sim/run/repeated_runs.h"
 #include "sim/run/run_execution.h"
 #include "sim/scenario/client_table.h"
 #include "sim/scenario/run_options_io.h"
@@ -21,11 +22,15 @@ int run_command(int argc, char** argv) {
   general.add_options()("help,h", "this help")("list-variants", "list the built-in variants")(
       "expect", po::value<std::vector<std::string>>()->composing(),
       "METRIC=VALUE, METRIC_min=V, METRIC_max=V: exit 1 unless the summary meets it (repeatable; "
-      "METRIC is any summary.csv column, e.g. --expect over_admission_max=0)");
+      "METRIC is any summary.csv column, e.g. --expect over_admission_max=0)")(
+      "repeat", po::value<std::string>()->default_value("1"),
+      "N runs of the same plan, seeds --seed, --seed + 1, ..., each in OUT/seed-S/, and repeat.csv: how many were "
+      "invalid (with driver:COMMAND a verdict is a statistic; --expect is judged on every run)");
   po::options_description all;
   all.add(general).add(run_options_description());
   RunOptions options;
   std::vector<Expectation> expectations;
+  int repeat = 1;
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
@@ -39,6 +44,11 @@ int run_command(int argc, char** argv) {
       return kExitOk;
     }
     options = run_options_from(vm);
+    try {
+      repeat = static_cast<int>(parse_integer(vm["repeat"].as<std::string>(), 1, 10'000));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("--repeat " + vm["repeat"].as<std::string>() + ": " + e.what());
+    }
     if (vm.count("expect")) {
       for (const std::string& text : vm["expect"].as<std::vector<std::string>>()) {
         const auto eq = text.find('=');
@@ -56,20 +66,39 @@ int run_command(int argc, char** argv) {
   install_interrupt_handlers();
   try {
     RedisSession redis(options.redis_url, options.server);
+    int failed = 0;
+    const auto judge_all = [&](const RunOutput& out) {
+      const auto values = summary_values(out.summary);
+      for (const Expectation& e : expectations) {
+        const Judgement j = judge(e, values);
+        failed += !j.met;
+        std::cout << (j.met ? "ok      " : "FAILED  ") << e.describe() << "   observed " << (j.observed.empty() ? "n/a" : j.observed) << "\n";
+      }
+    };
+    if (repeat > 1) {
+      const RepeatedRuns runs = repeat_run(options, repeat, redis, std::cerr, [&](const RunOptions& one, const RunOutput& out) {
+        std::cout << describe_repeat(one, out) << "\n";
+        if (out.result.completed) judge_all(out);
+      });
+      std::cout << runs.verdict() << " (" << options.out << "/repeat.csv)\n";
+      if (!runs.runs.back().result.completed) {
+        std::cerr << "semsim run: stopped early (" << runs.runs.back().result.stop_reason << ")\n";
+        return exit_code_after_error();
+      }
+      return exit_code(failed ? Finding::unmet_expectation : Finding::none);
+    }
     const RunOutput out = execute_run(options, redis, std::cerr);
     print_summary(std::cout, out.summary);
+    if (out.real_time) {
+      std::cout << describe(*out.real_time) << "\n";
+      if (const std::string w = stall_warning(*out.real_time, options.timeout.count()); !w.empty()) std::cout << w << "\n";
+    }
     if (!out.result.completed) {
       std::cerr << "semsim run: stopped early (" << out.result.stop_reason << "); the history up to then is in "
                 << options.out << "\n";
       return exit_code_after_error();
     }
-    const auto values = summary_values(out.summary);
-    int failed = 0;
-    for (const Expectation& e : expectations) {
-      const Judgement j = judge(e, values);
-      failed += !j.met;
-      std::cout << (j.met ? "ok      " : "FAILED  ") << e.describe() << "   observed " << (j.observed.empty() ? "n/a" : j.observed) << "\n";
-    }
+    judge_all(out);
     return exit_code(failed ? Finding::unmet_expectation : Finding::none);
   } catch (const std::exception& e) {
     std::cerr << "semsim run: " << e.what() << "\n";

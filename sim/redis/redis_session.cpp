@@ -155,10 +155,10 @@ void RedisSession::clean(const std::string& prefix) {
   const int tolerated = interrupt_count();
   try {
     link_->tolerate_interrupts(tolerated);
-    delete_keys_with_prefix(*link_, prefix);
+    delete_keys_containing(*link_, prefix);
   } catch (const LinkError&) {
     open_link(tolerated);
-    delete_keys_with_prefix(*link_, prefix);
+    delete_keys_containing(*link_, prefix);
   }
   link_->tolerate_interrupts(0);
 }

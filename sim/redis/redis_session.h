@@ -37,6 +37,8 @@ class RedisSession final : public ServerControl {
   void unblock() override;
 
   const std::string& server_version() const { return version_; }
+  // Where the primary is now (after a failover: the promoted one).
+  const RedisTarget& target() const { return target_; }
   std::string describe() const;  // "embedded redis-server 7.0.15" / "redis 7.2.4 at unix:///..."
   bool embedded() const { return embedded_ != nullptr; }
   // Redis's clock, on the embedded server when the clock library was found; else null.
@@ -56,7 +58,8 @@ class RedisSession final : public ServerControl {
   // After a command timeout: on the embedded server, kills a script that never returns so that
   // the server answers again (a user's server is left alone). Whether one was killed.
   bool kill_running_script();
-  // Deletes the keys of a prefix (SCAN + UNLINK), reconnecting if the link broke.
+  // Deletes the keys of a prefix (SCAN + UNLINK), reconnecting if the link broke: every key whose
+  // name holds it, for a driver's library may put its own prefix before the run's key.
   void clean(const std::string& prefix);
 
  private:
