@@ -216,10 +216,12 @@ std::vector<pid_t> DriverProcess::members() const {
   return out;
 }
 
-bool DriverProcess::all_in(State want) const {
-  for (const auto& [pid, state] : group_processes(pid_)) {
-    const bool dead = state == 'Z' || state == 'X';
-    const bool stopped = state == 'T' || state == 't';
+bool DriverProcess::all_in(State want, const std::vector<pid_t>& pids) const {
+  for (pid_t pid : pids) {
+    const auto s = stat_of(pid);
+    if (!s || s->second != pid_) continue;  // gone (its pid may even be another's now)
+    const bool dead = s->first == 'Z' || s->first == 'X';
+    const bool stopped = s->first == 'T' || s->first == 't';
     if (want == State::gone && !dead) return false;
     if (want == State::stopped && !dead && !stopped) return false;
     if (want == State::running && stopped) return false;
@@ -234,21 +236,26 @@ bool poll_until(std::int64_t limit_ns, Done done) {
   for (;;) {
     if (done()) return true;
     if (monotonic_ns() >= until) return false;
-    sleep_ns(200'000);
+    sleep_ns(1'000'000);
   }
 }
 }  // namespace
 
+// Each waits on the group's processes as one look at /proc found them (a signal that stops or
+// kills them also stops them from starting new ones), then polls only theirs.
 bool DriverProcess::await_stopped(std::int64_t limit_ns) const {
-  return poll_until(limit_ns, [this] { return all_in(State::stopped); });
+  const std::vector<pid_t> pids = members();
+  return poll_until(limit_ns, [&] { return all_in(State::stopped, pids); });
 }
 bool DriverProcess::await_running(std::int64_t limit_ns) const {
-  return poll_until(limit_ns, [this] { return all_in(State::running); });
+  const std::vector<pid_t> pids = members();
+  return poll_until(limit_ns, [&] { return all_in(State::running, pids); });
 }
 bool DriverProcess::await_gone(std::int64_t limit_ns) {
-  return poll_until(limit_ns, [this] {
+  const std::vector<pid_t> pids = members();
+  return poll_until(limit_ns, [&] {
     reap_group();
-    return exit_ && all_in(State::gone);
+    return exit_ && all_in(State::gone, pids);
   });
 }
 

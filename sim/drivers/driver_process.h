@@ -64,7 +64,7 @@ class DriverProcess {
 
  private:
   enum class State { running, stopped, gone };
-  bool all_in(State state) const;
+  bool all_in(State state, const std::vector<pid_t>& pids) const;
   void signal_group(int signal_number);
   // Reaps every process of the group that is semsim's child (the shell; orphans, semsim being their
   // subreaper), noting how the shell ended.

@@ -178,6 +178,8 @@ struct DriverRun::State {
   void crash(DriverClient& c);
   void jump(DriverClient& c, Micros by);
   void server_fault(const ScriptedAction& a);
+  // Runs `work` on Redis's processes (a restart, a failover), which takes real time.
+  void on_redis(const std::function<void()>& work);
   void faults_at_rates(DriverClient& c);
   void server_faults_at_rates();
   void use_masters_now();
@@ -207,6 +209,7 @@ struct DriverRun::State {
   std::int64_t t0 = 0, end_ns = 0;
   std::int64_t wall_origin_us = 0;   // the real wall clock at true time 0
   std::int64_t real_minus_mono = 0;  // CLOCK_REALTIME - CLOCK_MONOTONIC, as semsim reads them
+  std::int64_t fault_busy_until_ns = 0, fault_busy_ns = 0;  // semsim acting on Redis's processes
   LagMeter lags;
   std::int64_t step_late_max_ns = 0;
   std::int64_t restarts = 0;
@@ -341,7 +344,7 @@ void DriverRun::State::schedule() {
     if (a.on_server()) {
       if (a.kind == ScriptedAction::Kind::failover)
         at(t0 + std::max<std::int64_t>(0, us(a.at.time_since_epoch()) - us(*a.arg)) * kNsPerUs,
-           [this] { run.control_->cut_off_replica(); });
+           [this] { on_redis([this] { run.control_->cut_off_replica(); }); });
       at(due, [this, a] { server_fault(a); });
       continue;
     }
@@ -369,7 +372,7 @@ void DriverRun::State::loop() {
     std::int64_t now = monotonic_ns();
     while (!timers.empty() && timers.begin()->first <= now && timers.begin()->first < end_ns) {
       auto node = timers.extract(timers.begin());
-      step_late_max_ns = std::max(step_late_max_ns, now - node.key());
+      step_late_max_ns = std::max(step_late_max_ns, now - std::max(node.key(), fault_busy_until_ns));
       node.mapped()();
       now = monotonic_ns();
     }
@@ -661,32 +664,46 @@ void DriverRun::State::use_masters_now() {
   for (std::size_t m = 0; m < now.size() && m < upstreams.size(); ++m) upstreams[m]->set(now[m]);
 }
 
+void DriverRun::State::on_redis(const std::function<void()>& work) {
+  // On this thread: the embedded Redis's processes die with the thread that started them
+  // (PR_SET_PDEATHSIG), and this one lives as long as the run. The proxies and the drivers go on
+  // meanwhile; semsim's own steps wait, and their lateness counts from the fault's end.
+  const std::int64_t start = monotonic_ns();
+  work();
+  fault_busy_until_ns = monotonic_ns();
+  fault_busy_ns += fault_busy_until_ns - start;
+}
+
 // As the simulation's server faults (Simulation::State::server_fault), on the real processes and
 // the proxies; each row at the instant it landed.
 void DriverRun::State::server_fault(const ScriptedAction& a) {
   using K = ScriptedAction::Kind;
   ServerControl& control = *run.control_;
-  const std::int64_t now = monotonic_ns();
   switch (a.kind) {
     case K::redis_restart: {
       const bool keeps = o.server.persistence != Persistence::none;
-      record_server(now, Op::redis_restart,
+      record_server(monotonic_ns(), Op::redis_restart,
                     "persistence=" + std::string(to_string(o.server.persistence)) + (keeps ? "" : " lost_since_us=0"));
-      control.restart();  // SIGKILL first: the instant above
-      use_masters_now();
+      on_redis([this, &control] {
+        control.restart();  // SIGKILL first: the instant above
+        use_masters_now();
+      });
       break;
     }
     case K::failover: {
+      const std::int64_t now = monotonic_ns();
       const std::int64_t lost_since = std::max<std::int64_t>(0, true_us(now) - us(*a.arg));
       record_server(now, Op::failover,
                     o.server.sentinel ? std::string("elected_by=sentinel")
                                       : "lag_us=" + std::to_string(us(*a.arg)) + " lost_since_us=" + std::to_string(lost_since));
-      control.fail_over();
-      use_masters_now();
+      on_redis([this, &control] {
+        control.fail_over();
+        use_masters_now();
+      });
       break;
     }
     case K::disconnect: {
-      std::int64_t landed = now;
+      std::int64_t landed = monotonic_ns();
       for (std::size_t i = 1; i < clients.size(); ++i)
         for (auto& p : clients[i]->proxies) landed = std::max(landed, p->cut());
       record_server(landed, Op::disconnect);
@@ -694,6 +711,7 @@ void DriverRun::State::server_fault(const ScriptedAction& a) {
       break;
     }
     case K::redis_pause: {
+      const std::int64_t now = monotonic_ns();
       std::optional<std::int64_t> landed;
       for (std::size_t i = 1; i < clients.size(); ++i)
         for (auto& p : clients[i]->proxies) {
@@ -843,6 +861,7 @@ void DriverRun::State::finish() {
   r.late_lines = history.late_rows();
   r.late_lines_max_us = history.late_max_us();
   r.restarts = restarts;
+  r.server_fault_ms = fault_busy_ns / kNsPerMs;
 }
 
 }  // namespace semsim

@@ -56,13 +56,14 @@ std::string stall_warning(const RealTimeReport& r, std::int64_t timeout_us) {
 
 std::string real_time_csv_header() {
   return "commands,lag_p50_ms,lag_p99_ms,lag_max_ms,lagging,step_late_max_ms,proxy_late_max_ms,late_lines,"
-         "late_lines_max_ms,restarts";
+         "late_lines_max_ms,restarts,server_fault_ms";
 }
 
 std::string real_time_csv_row(const RealTimeReport& r) {
   return std::to_string(r.commands) + "," + ms(r.lag_p50_us) + "," + ms(r.lag_p99_us) + "," + ms(r.lag_max_us) + "," +
          std::to_string(r.lagging) + "," + ms(r.step_late_max_us) + "," + ms(r.proxy_late_max_us) + "," +
-         std::to_string(r.late_lines) + "," + ms(r.late_lines_max_us) + "," + std::to_string(r.restarts);
+         std::to_string(r.late_lines) + "," + ms(r.late_lines_max_us) + "," + std::to_string(r.restarts) + "," +
+         std::to_string(r.server_fault_ms);
 }
 
 void write_real_time_csv(const std::string& path, const RealTimeReport& r) {

@@ -19,6 +19,7 @@ struct RealTimeReport {
   std::int64_t late_lines = 0;        // driver lines that came after the history had passed their instant
   std::int64_t late_lines_max_us = 0; // by how much, at most (each is placed at the last instant written)
   std::int64_t restarts = 0;          // fresh driver processes after crashes
+  std::int64_t server_fault_ms = 0;   // semsim restarting or failing over Redis (planned: its steps wait)
 
   static constexpr std::int64_t kLaggingUs = 100'000;
   // The largest unplanned delay of any kind.

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -167,11 +168,13 @@ TEST_F(DriverRunTest, EachClientsWallClockReadsItsSkewAndItsJumps) {
 }
 
 TEST_F(DriverRunTest, AHolderStoppedPastItsLeaseOverAdmitsAndThePauseLandsInTheHistory) {
-  const std::string actions = write("actions.csv", "at,client,action,arg\n100ms,1,acquire,1s\n200ms,1,pause,1200ms\n"
-                                                   "900ms,2,acquire,200ms\n");
-  ASSERT_EQ(semsim(variant() + " --clients 2 --limit 1 --timeout 500ms --duration 2500ms --actions-file " + actions), 0)
+  // 300 ms between the grant and the stop: a loaded machine may take a while to answer the acquire.
+  const std::string actions = write("actions.csv", "at,client,action,arg\n100ms,1,acquire,1s\n400ms,1,pause,1200ms\n"
+                                                   "1000ms,2,acquire,200ms\n");
+  ASSERT_EQ(semsim(variant() + " --clients 2 --limit 1 --timeout 500ms --duration 3s --actions-file " + actions), 0)
       << output_;
-  EXPECT_EQ(summary("over_admission"), "1") << output_;
+  std::ifstream rows(dir_ / "out" / "history.csv");
+  EXPECT_EQ(summary("over_admission"), "1") << output_ << std::string((std::istreambuf_iterator<char>(rows)), {});
   long long paused = -1, resumed = -1, release_invoke = -1;
   for (const Row& r : history()) {
     if (r.client != 1) continue;
@@ -180,20 +183,25 @@ TEST_F(DriverRunTest, AHolderStoppedPastItsLeaseOverAdmitsAndThePauseLandsInTheH
     if (r.op == "release" && r.phase == "invoke") release_invoke = r.true_us;
   }
   ASSERT_GE(paused, 0);
-  EXPECT_NEAR(resumed - paused, 1'200'000, 200'000);
+  // As planned, but for how late semsim's own step ran (a loaded machine): which it reports.
+  const long long late_us = std::llround(std::stod(csv_column(dir_ / "out" / "realtime.csv", "step_late_max_ms")) * 1000);
+  EXPECT_GE(resumed - paused, 1'200'000 - 5'000);
+  EXPECT_LE(resumed - paused, 1'200'000 + late_us + 50'000);
   EXPECT_GE(release_invoke, resumed);  // the stopped process read its release only once it ran again
 }
 
 TEST_F(DriverRunTest, ACrashedClientsNextAcquireStartsAFreshProcessThatHoldsNothing) {
-  const std::string actions = write("actions.csv", "at,client,action,arg\n100ms,1,acquire,5s\n400ms,1,crash,\n"
+  // The dead process's lock (10 s lease) is still in Redis: the fresh one is refused, however long
+  // it takes to start on a loaded machine.
+  const std::string actions = write("actions.csv", "at,client,action,arg\n100ms,1,acquire,9s\n400ms,1,crash,\n"
                                                    "700ms,1,acquire,100ms\n");
-  ASSERT_EQ(semsim(variant() + " --clients 1 --limit 1 --timeout 3s --duration 3s --actions-file " + actions), 0) << output_;
+  ASSERT_EQ(semsim(variant() + " --clients 1 --limit 1 --timeout 10s --duration 8s --actions-file " + actions), 0) << output_;
   std::vector<std::string> client1;
   for (const Row& r : history())
     if (r.client == 1) client1.push_back(r.op + " " + r.phase);
   EXPECT_EQ(client1, (std::vector<std::string>{"acquire invoke", "acquire ok", "crash ok", "acquire invoke", "acquire fail",
                                                 "done ok"}))
-      << output_;  // the dead process's lock is still in Redis: refused until its lease ends
+      << output_;
   EXPECT_EQ(csv_column(dir_ / "out" / "realtime.csv", "restarts"), "1");
 }
 
@@ -269,10 +277,19 @@ TEST_F(DriverRunTest, ADriverWhoseClockCannotBeMovedIsRefusedSayingWhyWhenThePla
 }
 
 TEST_F(DriverRunTest, CtrlCEndsTheRunWithEveryDriverGoneAndAnAnalyzableHistory) {
-  const int code = semsim(variant() + " --clients 3 --limit 1 --timeout 5s --duration 30s", "timeout -s INT --preserve-status 4 ");
-  EXPECT_EQ(code, 130) << output_;
+  // Ctrl-C once the history has rows (the drivers may take seconds to start on a loaded machine).
+  const std::string out = (dir_ / "out").string(), log = (dir_ / "log").string();
+  const std::string script = std::string(SEMSIM_BINARY) + " run " + variant() +
+                             " --clients 3 --limit 1 --timeout 5s --duration 60s --no-charts --out " + out + " >" + log +
+                             " 2>&1 & pid=$!; for i in $(seq 600); do [ \"$(wc -l < " + out +
+                             "/history.csv 2>/dev/null || echo 0)\" -ge 5 ] && break; sleep 0.1; done; "
+                             "kill -INT $pid; wait $pid";
+  const int status = std::system(("bash -c '" + script + "'").c_str());
+  std::ifstream in(log);
+  output_ = std::string((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 130) << output_;
   const auto rows = history();
-  ASSERT_FALSE(rows.empty());
+  ASSERT_GE(rows.size(), 5u);
   EXPECT_EQ(rows.back().op, "run");
   EXPECT_EQ(rows.back().phase, "fail");
   EXPECT_NE(rows.back().detail.find("interrupted by signal 2"), std::string::npos);

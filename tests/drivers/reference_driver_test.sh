@@ -3,7 +3,8 @@
 #   tests/drivers/reference_driver_test.sh SEMSIM DRIVER CACHE
 # DRIVER: redis-semaphore (its Semaphore), redis-semaphore-mutex (its Mutex), redis-py (its Lock).
 # Runs the situations of the published-library suite (tests/libraries/library_test.sh) with the real
-# client, each --repeat 3 (real time: a verdict is a rate), asserts each rate with margin, and writes
+# client, each --repeat 5 (real time: a verdict is a rate), asserts each rate over the runs the machine
+# did not stall beyond the plan's margin (their unplanned delays, realtime.csv), and writes
 # CACHE/results/real-DRIVER.csv, from which tests/libraries/write_results_table.py puts the real
 # client's column beside the model's in docs/libraries.md. For redis-semaphore it also replays the
 # counterexample that `semsim check` finds in the model against the real library.
@@ -36,64 +37,76 @@ esac
 
 out="$cache/runs/real-$driver"; rm -rf "$out"; mkdir -p "$out"
 results="$cache/results/real-$driver.csv"
-echo "library,driver,version,situation,runs,invalid,unknown,unplanned_max_ms,expected,met" >"$results"
+echo "library,driver,version,situation,runs,invalid,unknown,unplanned_max_ms,expected,met" >"$results"  # runs: the clean ones
 failed=0
 
-# repeat.csv of a folder: "INVALID UNKNOWN RUNS UNPLANNED_MAX_MS"
+# repeat.csv of a folder, over the runs whose largest unplanned delay stayed within MARGIN_MS (a run
+# the machine stalled by more than the plan's margin says nothing about the library):
+# "INVALID UNKNOWN CLEAN RUNS UNPLANNED_MAX_MS"
 tally() {
-  python3 - "$1/repeat.csv" <<'PY'
+  python3 - "$1/repeat.csv" "$2" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-worst = max((max(float(r[c]) for c in ("lag_max_ms", "step_late_max_ms", "proxy_late_max_ms", "late_lines_max_ms")) for r in rows), default=0)
-print(sum(r["safety"] == "invalid" for r in rows), sum(r["safety"] == "unknown" for r in rows), len(rows), f"{worst:.1f}")
+worst = lambda r: max(float(r[c]) for c in ("lag_max_ms", "step_late_max_ms", "proxy_late_max_ms", "late_lines_max_ms"))
+clean = [r for r in rows if worst(r) <= float(sys.argv[2])]
+print(sum(r["safety"] == "invalid" for r in clean), sum(r["safety"] == "unknown" for r in clean), len(clean), len(rows),
+      f"{max(map(worst, rows), default=0):.1f}")
 PY
 }
-# situation, expected rate ("at least 2" or "at most 1" invalid of 3), folder of a --repeat run
+# situation, expected rate over the clean runs ("most": at least two thirds invalid, "few": at most a
+# third, "any"), the plan's margin in ms, folder of a --repeat run. Fewer than 2 clean runs: too noisy
+# to judge here (said, not failed).
 record() {
-  local situation=$1 expected=$2 dir=$3 invalid unknown runs worst met=yes
-  read -r invalid unknown runs worst < <(tally "$dir")
-  case $expected in
-    "at least "*) [ "$invalid" -ge "${expected#at least }" ] || met=NO ;;
-    "at most "*) [ "$invalid" -le "${expected#at most }" ] || met=NO ;;
-  esac
-  [ "$met" = yes ] || { failed=1; echo "FAILED $driver: $situation: invalid in $invalid of $runs runs, expected $expected"; }
-  echo "$library,$driver,$version,\"$situation\",$runs,$invalid,$unknown,$worst,$expected,$met" >>"$results"
-  echo "$met  $situation: invalid in $invalid of $runs runs (unknown $unknown; expected $expected); unplanned at most $worst ms"
+  local situation=$1 expected=$2 margin=$3 dir=$4 invalid unknown clean runs worst met=yes
+  read -r invalid unknown clean runs worst < <(tally "$dir" "$margin")
+  if [ "$clean" -lt 2 ] && [ "$expected" != any ]; then
+    met=noisy
+  else
+    case $expected in
+      most) [ $((3 * invalid)) -ge $((2 * clean)) ] || met=NO ;;
+      few) [ $((3 * invalid)) -le "$clean" ] || met=NO ;;
+    esac
+  fi
+  [ "$met" = NO ] && { failed=1; echo "FAILED $driver: $situation: invalid in $invalid of $clean clean runs, expected $expected"; }
+  echo "$library,$driver,$version,\"$situation\",$clean,$invalid,$unknown,$worst,$expected,$met" >>"$results"
+  echo "$met  $situation: invalid in $invalid of $clean runs within ${margin} ms of the plan ($runs run; unknown $unknown;" \
+       "expected $expected); unplanned at most $worst ms"
 }
 run() {  # name, then semsim run arguments
   local name=$1; shift
-  "$semsim" run --variant "$variant" --repeat 3 --no-charts --out "$out/$name" "$@" >"$out/$name.log" 2>&1
+  "$semsim" run --variant "$variant" --repeat 5 --no-charts --out "$out/$name" "$@" >"$out/$name.log" 2>&1
   local code=$?
   [ $code = 0 ] || { echo "FAILED $driver: $name: semsim run exited $code: $(tail -2 "$out/$name.log")"; failed=1; return 1; }
 }
 actions() { printf 'at,client,action,arg\n%b' "$1" >"$out/$2"; echo "$out/$2"; }
 
-# The clock-skew test of redis-semaphore's own suite: limit 1, lockTimeout 500 ms, the second client's
-# clock 450 or 550 ms ahead. The Semaphore scores by the clients' clocks; the Mutex and redis-py's Lock
-# by Redis's TTL, where a client's clock does not count.
-a=$(actions '0ms,1,acquire,10s\n5ms,2,acquire,100ms\n' skew.csv)
+# The clock-skew test of redis-semaphore's own suite (as tests/libraries/library_test.sh plans it):
+# limit 1, lockTimeout 500 ms, the second client's clock 450 or 550 ms ahead, asking 25 ms after the
+# first. The Semaphore scores by the clients' clocks; the Mutex and redis-py's Lock lease by Redis's
+# TTL, where a client's clock does not count. 25 ms either way flips the order: the margin.
+a=$(actions '0ms,1,acquire,10s\n25ms,2,acquire,100ms\n' skew.csv)
 for skew in 450 550; do
   printf 'client,skew\n1,fixed:0ms\n2,fixed:%sms\n' "$skew" >"$out/c$skew.csv"
-  expected="at most 1"; [ "$driver" = redis-semaphore ] && [ $skew = 550 ] && expected="at least 2"
+  expected=few; [ "$driver" = redis-semaphore ] && [ $skew = 550 ] && expected=most
   run "skew-$skew" --clients 2 --limit 1 --timeout 500ms --duration 1s --clients-file "$out/c$skew.csv" --actions-file "$a" \
-    && record "its own skew test: a clock ${skew} ms ahead (lockTimeout 500 ms)" "$expected" "$out/skew-$skew"
+    && record "its own skew test: a clock ${skew} ms ahead (lockTimeout 500 ms)" $expected 25 "$out/skew-$skew"
 done
 
 # Redis faults: client 1 holds the only permit (10 s lease) when the fault strikes; client 2 asks after.
 held='0ms,1,acquire,5s\n'
 run restart --clients 2 --limit 1 --timeout 10s --duration 1s --persistence none \
   --actions-file "$(actions "${held}100ms,0,redis_restart,\n200ms,2,acquire,1s\n" restart.csv)" \
-  && record "Redis restarts without persistence" "at least 2" "$out/restart"
+  && record "Redis restarts without persistence" most 100 "$out/restart"
 run restart-aof --clients 2 --limit 1 --timeout 10s --duration 1s --persistence aof-always \
-  --actions-file "$out/restart.csv" && record "Redis restarts with aof-always" "at most 1" "$out/restart-aof"
+  --actions-file "$out/restart.csv" && record "Redis restarts with aof-always" few 100 "$out/restart-aof"
 run failover --clients 2 --limit 1 --timeout 10s --duration 1s --replicas 1 \
   --actions-file "$(actions "100ms,1,acquire,5s\n300ms,0,failover,250ms\n400ms,2,acquire,1s\n" failover.csv)" \
-  && record "failover to a replica 250 ms behind" "at least 2" "$out/failover"
+  && record "failover to a replica 250 ms behind" most 100 "$out/failover"
 # The GC-pause critique of leases: client 1 takes the lock (500 ms lease), its process is stopped for
 # 1 s, the lease ends, client 2 takes it at 800 ms, client 1 resumes believing it holds.
 run gc-pause --clients 2 --limit 1 --timeout 500ms --duration 2s \
   --actions-file "$(actions '0ms,1,acquire,2s\n100ms,1,pause,1s\n800ms,2,acquire,1s\n' gc-pause.csv)" \
-  && record "a client pauses past its lease (GC pause)" "at least 2" "$out/gc-pause"
+  && record "a client pauses past its lease (GC pause)" most 200 "$out/gc-pause"
 
 # The counterexample `semsim check` finds in the model, replayed against the real library.
 if [ "$driver" = redis-semaphore ]; then
@@ -101,11 +114,11 @@ if [ "$driver" = redis-semaphore ]; then
   "$semsim" check --variant "script:$cache/redis-semaphore/redis-semaphore.ini" --cases 300 --seed 1 --no-preconditions \
     --out "$out/check" >"$out/check.log" 2>&1
   if [ -f "$out/check/counterexample.ini" ]; then
-    "$semsim" scenario "$out/check/counterexample.ini" --variant "$variant" --repeat 3 --out "$out/replay" >"$out/replay.log" 2>&1
+    "$semsim" scenario "$out/check/counterexample.ini" --variant "$variant" --repeat 5 --out "$out/replay" >"$out/replay.log" 2>&1
     code=$?
     [ $code = 0 ] || [ $code = 1 ] || { echo "FAILED $driver: the counterexample's replay exited $code: $(tail -2 "$out/replay.log")"; failed=1; }
     replay=$(find "$out/replay" -name repeat.csv | head -1)
-    [ -n "$replay" ] && record "semsim check outside its rule (up to 300 cases): counterexample" "at most 3" "$(dirname "$replay")"
+    [ -n "$replay" ] && record "semsim check outside its rule (up to 300 cases): counterexample" any 1000000 "$(dirname "$replay")"
   else
     echo "FAILED $driver: semsim check found no counterexample to replay: $(tail -2 "$out/check.log")"; failed=1
   fi

@@ -34,7 +34,7 @@ TEST(DriverRealTimeReport, CsvHasAHeaderAndOneRowOfTheSameWidth) {
   r.lag_max_us = 2'500;
   const auto fields = [](const std::string& s) { return std::count(s.begin(), s.end(), ',') + 1; };
   EXPECT_EQ(fields(real_time_csv_header()), fields(real_time_csv_row(r)));
-  EXPECT_EQ(real_time_csv_row(r), "3,0.0,0.0,2.5,0,0.0,0.0,0,0.0,0");
+  EXPECT_EQ(real_time_csv_row(r), "3,0.0,0.0,2.5,0,0.0,0.0,0,0.0,0,0");
 }
 
 }  // namespace
