@@ -251,6 +251,7 @@ int compare_command(int argc, char** argv) {
   try {
     const std::vector<PlannedRun> plan = plan_runs(base, request.variants, request.sweep, request.seeds);
     fs::create_directories(base.out);
+    fs::remove(fs::path(base.out) / kManifestFile);  // an older shard's: it would describe other files
     std::vector<std::size_t> made;  // the runs of the plan this command makes: all, or its shard's
     std::vector<RunOptions> options;
     for (std::size_t i = 0; i < plan.size(); ++i)

@@ -49,8 +49,13 @@ struct MergedRow {
 void read_shard(const ShardDir& shard, const std::string& parameter, std::vector<std::optional<MergedRow>>& rows) {
   const Manifest& m = shard.manifest;
   const std::vector<std::string> runs = m.all("runs", "run");
-  if (number<std::int64_t>(m.get("covered", "made"), m.file() + ": covered.made") != static_cast<std::int64_t>(runs.size()))
+  const auto made = static_cast<std::int64_t>(runs.size());
+  if (number<std::int64_t>(m.get("covered", "made"), m.file() + ": covered.made") != made)
     throw std::invalid_argument(m.file() + ": covered.made does not count its runs");
+  if (made != shard.shard.owned(static_cast<std::int64_t>(rows.size())))
+    throw std::invalid_argument(m.file() + ": " + std::to_string(made) + " runs, but shard " + shard.shard.text() +
+                                " of the sweep's " + std::to_string(rows.size()) + " makes " +
+                                std::to_string(shard.shard.owned(static_cast<std::int64_t>(rows.size()))));
   const std::string csv = (fs::path(shard.dir) / ("compare_" + parameter + ".csv")).string();
   std::ifstream in(csv);
   if (!in) throw std::invalid_argument(csv + ": missing (the shard's rows)");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -18,11 +19,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// ctest runs each test in a process of its own, maybe two at once: every path is the process's.
 fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(::testing::TempDir()) / ("shard_" + name);
+  const fs::path p = fs::path(::testing::TempDir()) / ("shard_" + std::to_string(::getpid()) + "_" + name);
   fs::remove_all(p);
   return p;
 }
+
+// Removes a test's folder when the test ends.
+struct Cleanup {
+  fs::path dir;
+  ~Cleanup() { fs::remove_all(dir); }
+};
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
@@ -36,6 +44,7 @@ int semsim(const std::string& args, std::string* out = nullptr) {
   const fs::path log = scratch("log.txt");
   const int status = std::system((std::string(SEMSIM_BINARY) + " " + args + " >" + log.string() + " 2>&1").c_str());
   if (out) *out = slurp(log);
+  fs::remove(log);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -75,7 +84,10 @@ class ShardedCompare : public ::testing::Test {
                        (*dir_ / ("s" + std::to_string(k))).string()),
                 0);
   }
-  static void TearDownTestSuite() { delete dir_; }
+  static void TearDownTestSuite() {
+    fs::remove_all(*dir_);
+    delete dir_;
+  }
   static fs::path shard(int k) { return *dir_ / ("s" + std::to_string(k)); }
   static fs::path dir() { return *dir_; }
   static fs::path* dir_;
@@ -160,6 +172,7 @@ std::string without_comments(const fs::path& ini) {
 
 TEST(ShardedCheck, MergedShardsFindTheUnshardedSearchsFirstFailureAndCounterexample) {
   const fs::path dir = scratch("check");
+  const Cleanup cleanup{dir};
   const std::string search = "check --variant basic --cases 240 --seed 4 --jobs 1";
   std::string whole_log, log;
   ASSERT_EQ(semsim(search + " --out " + (dir / "whole").string(), &whole_log), 1) << whole_log;
@@ -176,7 +189,9 @@ TEST(ShardedCheck, MergedShardsFindTheUnshardedSearchsFirstFailureAndCounterexam
   EXPECT_EQ(without_comments(dir / "merged" / "counterexample.ini"), without_comments(dir / "whole" / "counterexample.ini"));
   for (const char* table : {"clients.csv", "actions.csv"}) {
     ASSERT_EQ(fs::exists(dir / "whole" / table), fs::exists(dir / "merged" / table)) << table;
-    if (fs::exists(dir / "whole" / table)) EXPECT_EQ(slurp(dir / "merged" / table), slurp(dir / "whole" / table)) << table;
+    if (fs::exists(dir / "whole" / table)) {
+      EXPECT_EQ(slurp(dir / "merged" / table), slurp(dir / "whole" / table)) << table;
+    }
   }
   // The merged file replays as the unsharded one does.
   EXPECT_EQ(semsim("scenario " + (dir / "merged" / "counterexample.ini").string() + " --out " + (dir / "replay").string()), 1);
@@ -186,6 +201,7 @@ TEST(ShardedCheck, MergedShardsFindTheUnshardedSearchsFirstFailureAndCounterexam
 
 TEST(ShardedCheck, ACleanSearchMergesToNoViolationAndAMissingShardIsNamed) {
   const fs::path dir = scratch("clean");
+  const Cleanup cleanup{dir};
   const std::string search = "check --variant lua --cases 12 --seed 2 --jobs 1";
   std::string log;
   for (int k = 1; k <= 3; ++k)
