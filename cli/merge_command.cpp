@@ -72,6 +72,8 @@ int merge_check(const ShardSet& set, const std::string& out, bool partial) {
     }
     say << "the result below is that of the cases judged, not the unsharded search's\n";
   }
+  if (c.gaps.empty() && !set.missing().empty())
+    say << set.missing_text() << " not given, and not needed: every case below the first failure was judged\n";
   print_check_shards(say, set);
   if (!c.first_failure) {
     say << "no violation in " << m.cases << " cases" << (c.gaps.empty() ? "" : " (but those not judged above)")

@@ -321,7 +321,7 @@ class Search {
         next, [](const CaseOutcome& o) { return o.violation != Violation::none; }, [&] { ++report_.cases_run; });
     if (!failing) {
       // All of this shard's cases judged, or those up to where an error or the discards stopped it.
-      report_.judged_through = !report_.error.empty() ? (report_.cases_run ? numbers[report_.cases_run - 1] : 0)
+      report_.judged_through = !report_.error.empty() ? (report_.cases_run ? numbers[static_cast<std::size_t>(report_.cases_run - 1)] : 0)
                                : gave_up             ? generated
                                                      : s_.cases;
       report_.discarded = discarded;
