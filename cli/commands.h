@@ -12,6 +12,7 @@ int scenario_command(int argc, char** argv);
 int check_command(int argc, char** argv);
 int compare_command(int argc, char** argv);
 int analyze_command(int argc, char** argv);
+int merge_command(int argc, char** argv);  // the shards of a compare or check
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFinding = 1;

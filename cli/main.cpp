@@ -17,6 +17,7 @@ commands:
   compare    sweep variants x a parameter (skew, delay, clients, timeout, ...), several seeds each:
              runs, statistics, charts and report.html
   analyze    re-check a recorded history.csv and print/write its summary
+  merge      the shards of a compare or check (--shard K/N, on many machines) put back together
 
 exit codes: 0 ran / all met / no violation; 1 an expectation failed or a safety violation was found;
             2 bad input or a setup error (the message says which file, line and field);
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   if (command == "check") return semsim::check_command(argc - 1, argv + 1);
   if (command == "compare") return semsim::compare_command(argc - 1, argv + 1);
   if (command == "analyze") return semsim::analyze_command(argc - 1, argv + 1);
+  if (command == "merge") return semsim::merge_command(argc - 1, argv + 1);
   std::cerr << "semsim: unknown command '" << command << "'\n" << kUsage;
   return 2;
 }

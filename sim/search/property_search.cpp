@@ -230,7 +230,7 @@ class Search {
     last_progress_ = watch_.seconds();
     std::cerr << "\r\033[K";
     if (report_.first_failure_case == 0)
-      std::cerr << "semsim check: case " << report_.cases_run << "/" << s_.cases << ", " << std::fixed
+      std::cerr << "semsim check: case " << report_.cases_run << "/" << s_.shard.owned(s_.cases) << ", " << std::fixed
                 << std::setprecision(1) << report_.cases_run / std::max(1e-9, watch_.seconds()) << " cases/s";
     else
       std::cerr << "semsim check: " << to_string(report_.violation) << " at case " << report_.first_failure_case
@@ -296,14 +296,18 @@ class Search {
     int generated = 0, discarded = 0;
     std::vector<int> discarded_before;  // per generated case
     bool gave_up = false;
+    std::vector<int> numbers;  // per case run: its global number, 1-based
     const auto next = [&]() -> std::optional<rc::Shrinkable<GenCase>> {
       while (generated < s_.cases) {
         const int size = s_.cases > 1 ? generated * kMaxSize / (s_.cases - 1) : kMaxSize;
         rc::Shrinkable<GenCase> c = gen(random.split(), std::min(size, kMaxSize));
         // normalize() already keeps cases inside the preconditions; this guards that guard.
         if (meets(c.value(), gen_)) {
+          // Another shard's case is generated all the same: the random stream and the sizes of the
+          // cases after it are those of the whole search.
+          if (!s_.shard.owns(generated++)) continue;
           discarded_before.push_back(discarded);
-          ++generated;
+          numbers.push_back(generated);
           return c;
         }
         if (++discarded > kMaxDiscardRatio * s_.cases) {
@@ -316,6 +320,10 @@ class Search {
     std::optional<Slot> failing = first_failing(
         next, [](const CaseOutcome& o) { return o.violation != Violation::none; }, [&] { ++report_.cases_run; });
     if (!failing) {
+      // All of this shard's cases judged, or those up to where an error or the discards stopped it.
+      report_.judged_through = !report_.error.empty() ? (report_.cases_run ? numbers[static_cast<std::size_t>(report_.cases_run - 1)] : 0)
+                               : gave_up             ? generated
+                                                     : s_.cases;
       report_.discarded = discarded;
       if (gave_up && report_.error.empty())
         report_.error = "gave up: more than " + std::to_string(kMaxDiscardRatio) + " discarded cases per case run";
@@ -323,7 +331,7 @@ class Search {
     }
     report_.discarded = discarded_before[static_cast<std::size_t>(report_.cases_run - 1)];
     report_.first = failing->value;
-    report_.first_failure_case = report_.cases_run;
+    report_.first_failure_case = report_.judged_through = numbers[static_cast<std::size_t>(report_.cases_run - 1)];
     report_.seconds_to_first_failure = watch_.seconds();
     report_.violation = failing->outcome.violation;
     report_.minimal = report_.first;
