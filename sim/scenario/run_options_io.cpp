@@ -423,6 +423,9 @@ void choose_mode(const po::variables_map& vm, RunOptions& o) {
   if (!o.mode_given) o.mode = variants_mode;
   if (variant_info(o.variant).real_processes && o.mode == TimeMode::virtual_time)
     throw std::invalid_argument("--variant driver:...: the clients are real processes, in real time (--mode paced)");
+  if (variant_info(o.variant).real_processes && (o.server_skew.count() != 0 || o.server_drift_ppm != 0 || o.fill_memory))
+    throw std::invalid_argument("--server-skew, --server-drift and --fill-memory are not for a driver run (docs/drivers.md, "
+                                "what cannot be moved)");
   if (o.server.sentinel && o.mode == TimeMode::virtual_time) {
     if (o.mode_given)
       throw std::invalid_argument("--topology sentinel: the sentinels elect in real time; use --mode paced");

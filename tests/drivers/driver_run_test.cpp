@@ -251,7 +251,7 @@ TEST_P(DriverRefusalTest, ADriverThatBreaksTheProtocolIsRefusedWithExit2NamingTh
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Protocol, DriverRefusalTest,
+    Refusals, DriverRefusalTest,
     ::testing::Values(Refusal{"exit-before-ready", "ended before it said `driver ok - ready` (its stdout closed; it exited "
                                                    "with status 4) (its stderr ends: about to fail)"},
                       Refusal{"ready-twice", "said `driver ok - ready` twice"},

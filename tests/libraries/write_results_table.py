@@ -17,10 +17,12 @@ if not rows:
 def real_cell(r):
     if r is None:
         return "-"
+    if r["met"] == "noisy":
+        return f"too noisy here: unplanned ms {r['unplanned_ms']}"
     cell = f"{r['invalid']}/{r['runs']} invalid"
     if r["unknown"] != "0":
         cell += f", {r['unknown']} unknown"
-    return cell + f" ({r['unplanned_max_ms']} ms)"
+    return cell + f"; unplanned ms {r['unplanned_ms']}"
 
 
 # The real client of each modelled library, by situation: the driver of the same name.
@@ -42,8 +44,8 @@ print()
 print("`real client` is the same situation with the library's own code, in its own language, driven as a real")
 print("process (`--variant driver:...`, docs/drivers.md, reference drivers in `examples/drivers/`): the same plan")
 print("(clients, clocks, delays, actions) 5 times in real time, how many were invalid of the runs the machine did not")
-print("stall beyond the plan's margin (25 ms for the skew tests, 100 ms for Redis faults, 200 ms for the pause), and in")
-print("parentheses the largest unplanned delay of all five (reports/DEFINITIONS.md: a loaded machine's stall, not the")
+print("stall beyond the plan's margin (25 ms for the skew tests, 100 ms for Redis faults, 200 ms for the pause), then")
+print("the largest unplanned delay of each of the five runs (reports/DEFINITIONS.md: a loaded machine's stall, not the")
 print("library's). `most` / `few`: at least two thirds / at most a third invalid.")
 print()
 versions = sorted({(r["library"], r["version"]) for r in rows + real})
