@@ -1,5 +1,7 @@
 #include "sim/drivers/clock_reach.h"
 
+#include "sim/drivers/driver_process.h"
+
 #include <elf.h>
 
 #include <fstream>
@@ -63,9 +65,8 @@ std::string why_clock_did_not_move(const std::vector<pid_t>& processes, const fs
       add(who + " is a static binary: the dynamic linker, through which LD_PRELOAD works, never runs in it");
       continue;
     }
-    std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
-    const std::string text((std::istreambuf_iterator<char>(maps)), {});
-    if (maps && text.find(library.filename().string()) == std::string::npos)
+    const std::string text = read_proc_file("/proc/" + std::to_string(pid) + "/maps");
+    if (!text.empty() && text.find(library.filename().string()) == std::string::npos)
       add(who + " did not load " + library.filename().string() +
           ": its environment lost LD_PRELOAD (a launcher that clears the environment, or a setuid program)");
   }

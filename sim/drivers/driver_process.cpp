@@ -37,8 +37,7 @@ std::string errno_text(const char* what) { return std::string(what) + ": " + std
 
 // A process's state letter and group from /proc/PID/stat (the name in parentheses may hold spaces).
 std::optional<std::pair<char, pid_t>> stat_of(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(in)), {});
+  const std::string text = read_proc_file("/proc/" + std::to_string(pid) + "/stat");
   const auto close = text.rfind(')');
   if (close == std::string::npos || close + 4 >= text.size()) return std::nullopt;
   // after ") ": state ppid pgrp
@@ -49,6 +48,20 @@ std::optional<std::pair<char, pid_t>> stat_of(pid_t pid) {
 }
 
 }  // namespace
+
+std::string read_proc_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
+}
 
 std::vector<std::pair<pid_t, char>> group_processes(pid_t group) {
   std::vector<std::pair<pid_t, char>> out;

@@ -79,5 +79,8 @@ class DriverProcess {
 
 // What every process of a group is: its pid and, from /proc, its state letter (R, S, T, Z, ...).
 std::vector<std::pair<pid_t, char>> group_processes(pid_t group);
+// What a /proc file holds now, or "": its process may end while it is read, which a plain read
+// says with an error (a C++ stream's buffer throws it through an istreambuf_iterator).
+std::string read_proc_file(const std::string& path);
 
 }  // namespace semsim
