@@ -205,7 +205,9 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
       out << "<li><a href=\"#" << anchor(*s.metric) << "\">" << escape_html(s.metric->label) << "</a>"
           << (group == &differ ? " <small>(variants differ)</small>" : "") << "</li>\n";
   if (!same.empty() || !undefined.empty()) out << "<li><a href=\"#same\">the same everywhere</a></li>\n";
-  out << "<li><a href=\"#reproduce\">reproduce</a></li><li><a href=\"#options\">run options</a></li></ul></nav>\n";
+  out << "<li><a href=\"#reproduce\">reproduce</a></li><li><a href=\"#options\">run options</a></li></ul></nav>\n"
+      << "<p><small>Under each chart, each cell: the mean over the runs where the metric is defined, [its 95% interval] "
+         "(Student t; Wilson for the share of runs over-admitting), and n, the runs counted.</small></p>\n";
 
   const auto section = [&](const Section& s) {
     const SweepMetric& m = *s.metric;
@@ -236,10 +238,8 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
     out << "</ul>\n";
   }
   out << "<h2 id=\"reproduce\">Reproduce</h2>\n<pre>" << escape_html(r.command) << "</pre>\n"
-      << "<p><small>Each cell: the mean over the runs where the metric is defined, [its 95% interval] (Student t; "
-         "Wilson for the share of runs over-admitting), and n, the runs counted. Data: compare_"
-      << escape_html(r.parameter) << ".csv (one row per run) and compare_" << escape_html(r.parameter)
-      << "_stats.csv beside this page.</small></p>\n"
+      << "<p><small>Data: compare_" << escape_html(r.parameter) << ".csv (one row per run) and compare_"
+      << escape_html(r.parameter) << "_stats.csv beside this page.</small></p>\n"
       << "<details id=\"options\"><summary>Run options common to every run</summary>\n<p><small>The variant, the seed "
          "and the swept parameter vary (and the time mode, each variant's default, unless --mode was given).</small></p>"
          "\n<pre>"

@@ -2,13 +2,14 @@
 // nothing loaded from the network) that a person can zoom into.
 //
 // One row per client, labelled with its clock offset (mean of client_us - true_us at its acquire
-// invokes): holds as bars (possible holds after an info acquire dashed; the holds that witness an
-// over-admission in red), and where the run has a timeout, the lease each hold asked Redis for
-// (last ok'd acquire or refresh invoke + timeout): a hold that outlives its lease shows the rest
-// hatched, "held past its lease". Pauses are hatched grey spans, crashes black crosses, clock
-// jumps triangles. Above the rows, the holders lane: the most holders per bucket, the limit, red
-// above it, and the samples where clients believed in permits Redis no longer counted. Faults of
-// Redis are marked across every row (spans for a pause and the writes a failover lost).
+// invokes): holds as blue bars, red where more than `limit` held (possible holds after an info
+// acquire dashed; the holds named in a kept episode's witness outlined), and where the run has a
+// timeout, the lease each hold asked Redis for (last ok'd acquire or refresh invoke + timeout): a
+// hold that outlives its lease shows the rest striped, "held past its lease", from a black tick
+// where the lease ended. Pauses are a purple line under the bar, crashes black crosses,
+// clock jumps triangles. Above the rows, the holders lane: the most holders per bucket, the limit,
+// red above it, and the samples where clients believed in permits Redis no longer counted. Faults
+// of Redis are marked across every row (spans for a pause and the writes a failover lost).
 //
 // Zoom with the wheel (or +/-), pan by dragging (or the arrow keys), brush a range on the holders
 // lane to zoom to it; "first / next over-admission" jump to each episode and zoom to it. Ticks

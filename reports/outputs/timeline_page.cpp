@@ -33,8 +33,7 @@ kbd{font:12px ui-monospace,monospace;border:1px solid #aaa;border-radius:3px;pad
 )CSS";
 
 constexpr const char* kPatterns = R"SVG(<svg width="0" height="0" style="position:absolute"><defs>
-<pattern id="overrun" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fff"/><rect width="3" height="6" fill="#c0392b"/></pattern>
-<pattern id="paused" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="5" height="5" fill="#fff"/><rect width="2" height="5" fill="#666"/></pattern>
+<pattern id="overrun" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2.5" height="6" fill="#fff" fill-opacity="0.9"/></pattern>
 <pattern id="fault" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#a04e00" fill-opacity="0.08"/><rect width="2" height="8" fill="#a04e00" fill-opacity="0.55"/></pattern>
 </defs></svg>)SVG";
 
@@ -176,13 +175,6 @@ function drawRows() {
     s += '<text x="6" y="' + (y + bh - 2) + '">client ' + r.id + '</text><text x="' + (L - 8) + '" y="' + (y + bh - 2) +
          '" text-anchor="end" fill="#444"><title>mean clock offset at its acquires (client - true time)</title>' +
          offsetText(r.offset_ms) + '</text>';
-    for (let k = lowerBound(r.pauses, 2, v0) * 2 - 2; k < r.pauses.length && r.pauses[k] < v1; k += 2) {
-      if (k < 0) continue;
-      const a = r.pauses[k], b = r.pauses[k + 1];
-      if (b < v0) continue;
-      const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 1);
-      s += rect(x0, y, x1 - x0, bh, 'fill="url(#paused)" stroke="#555"', 'client ' + r.id + ' paused [' + ms(a) + ', ' + ms(b) + ')');
-    }
     // Holds, merged where closer than a pixel; the part past a lease hatched red.
     const h = r.holds, n = h.length / 5;
     let k = Math.max(0, lowerBound(h, 5, v0) - 1), run = null, past = '';
@@ -218,13 +210,21 @@ function drawRows() {
       } else { flush(); run = {x0, x1, a, b, lease, flags, count}; }
       if (lease >= 0 && lease < b && count === 1) {
         const l0 = clampX(x(Math.max(lease, a))), l1 = Math.max(clampX(x(b)), l0 + 1);
-        past += rect(l0, y, l1 - l0, bh, 'fill="url(#overrun)" stroke="#8e1b10"', 'client ' + r.id + ' held past its lease: Redis\'s lease ended at ' +
+        past += rect(l0, y, l1 - l0, bh, 'fill="url(#overrun)" stroke="#000"', 'client ' + r.id + ' held past its lease: Redis\'s lease ended at ' +
                      ms(lease) + ' (invoke + timeout), the client believed until ' + ms(b) + ': ' + ms(b - lease) + ' under an expired lease') +
                 '<line x1="' + l0.toFixed(1) + '" x2="' + l0.toFixed(1) + '" y1="' + (y - 1) + '" y2="' + (y + bh + 1) + '" stroke="#000" stroke-width="2"/>';
       }
     }
     flush();
     s += past;
+    // Pauses under the bar, in the gap between rows: the hold above stays visible.
+    for (let k = Math.max(0, lowerBound(r.pauses, 2, v0) - 1) * 2; k < r.pauses.length && r.pauses[k] < v1; k += 2) {
+      const a = r.pauses[k], b = r.pauses[k + 1];
+      if (b < v0) continue;
+      const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 1);
+      s += rect(x0, y + bh, x1 - x0, 3, 'fill="#7b3f9e"',
+                'client ' + r.id + ' paused [' + ms(a) + ', ' + ms(b) + ')');
+    }
     for (const t of r.crashes) {
       if (t < v0 || t > v1) continue;
       const px = x(t), c = y + bh / 2;
@@ -362,8 +362,8 @@ std::string timeline_page(const std::string& variant, const std::string& data) {
 <span><svg width="22" height="12"><rect width="22" height="12" fill="#c0392b"/></svg>held while more than the limit held</span>
 <span><svg width="22" height="12"><rect x="1" y="1" width="20" height="10" fill="#1f4e9a" stroke="#000" stroke-width="1.5"/></svg>named in a witness</span>
 <span><svg width="22" height="12"><rect x="1" y="1" width="20" height="10" fill="#fff" stroke="#1f4e9a" stroke-dasharray="3,2"/></svg>may hold (outcome unknown)</span>
-<span id="lease-legend"><svg width="22" height="12"><rect width="22" height="12" fill="url(#overrun)" stroke="#8e1b10"/><line x1="1" x2="1" y1="0" y2="12" stroke="#000" stroke-width="2"/></svg>held past its lease (from invoke + timeout)</span>
-<span><svg width="22" height="12"><rect width="22" height="12" fill="url(#paused)" stroke="#555"/></svg>paused</span>
+<span id="lease-legend"><svg width="22" height="12"><rect width="22" height="12" fill="#1f4e9a"/><rect width="22" height="12" fill="url(#overrun)" stroke="#000"/><line x1="1" x2="1" y1="0" y2="12" stroke="#000" stroke-width="2"/></svg>held past its lease (from invoke + timeout)</span>
+<span><svg width="22" height="12"><rect width="22" height="9" fill="#1f4e9a"/><rect y="9" width="22" height="3" fill="#7b3f9e"/></svg>paused (under the bar)</span>
 <span><svg width="12" height="12"><path d="M2,2l8,8m0,-8l-8,8" stroke="#000" stroke-width="2.2"/></svg>crash</span>
 <span><svg width="12" height="12"><path d="M1,11h10l-5,-10z" fill="#7b3f9e"/></svg>clock jump</span>
 <span><svg width="22" height="12"><rect width="22" height="12" fill="url(#fault)" stroke="#a04e00"/></svg>fault of Redis</span>

@@ -94,6 +94,10 @@ def check_timeline(browser, shots, path, name, steal):
           '%s: every row label carries its clock offset' % name)
     if steal:
         check('\u221210.000 ms' in labels, '%s: client 2 is labelled with its clock, \u221210.000 ms' % name)
+    else:
+        data_pauses = page.evaluate('JSON.parse(document.getElementById("data").textContent).rows.reduce((n, r) => n + r.pauses.length / 2, 0)')
+        drawn = page.evaluate("[...document.querySelectorAll('#plot rect title')].filter(t => / paused \\[/.test(t.textContent)).length")
+        check(data_pauses > 0 and drawn > 0, '%s: pauses are drawn (%d of %d, bars closer than a pixel merge)' % (name, drawn, data_pauses))
     start, end = view(page)
     plot = page.evaluate("(() => { const r = document.getElementById('plot').getBoundingClientRect(); return [r.left, r.top, r.width]; })()")
     px, py = plot[0] + plot[2] * 0.6, plot[1] + 8
