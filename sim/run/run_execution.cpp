@@ -48,10 +48,12 @@ std::optional<long long> same_fixed(const std::optional<Distribution>& own, cons
 
 std::string same_clock_warning(const RunOptions& options, const RunInputs& inputs) {
   std::optional<long long> skew, drift;
+  bool per_client = false;  // a clients table gave some skew
   for (int c = 1; c <= options.clients; ++c) {
     const auto spec = inputs.clients.find(c);
     const ClientSpec none;
     const ClientSpec& own = spec == inputs.clients.end() ? none : spec->second;
+    per_client |= own.skew.has_value();
     const auto s = same_fixed(own.skew, options.skew), d = same_fixed(own.drift_ppm, options.drift_ppm);
     if (!s || !d || (skew && *s != *skew) || (drift && *d != *drift)) return {};
     skew = s;
@@ -60,9 +62,10 @@ std::string same_clock_warning(const RunOptions& options, const RunInputs& input
   for (const ScriptedAction& a : inputs.actions)
     if (a.kind == ScriptedAction::Kind::jump) return {};
   if (!skew || *skew == 0) return {};
-  return "warning: every client's clock is offset by the same " + us_as_ms(*skew) +
-         " ms (--skew " + options.skew.text() + "): clocks that agree with each other cannot steal a permit from one "
-         "another; for a spread give a range (--skew uniform:-10ms..10ms) or per-client skews (--clients-file)";
+  return "warning: every client's clock is offset by the same " + us_as_ms(*skew) + " ms (" +
+         (per_client ? std::string("--clients-file") : "--skew " + options.skew.text()) +
+         "): clocks that agree with each other cannot steal a permit from one another; for a spread give a range "
+         "(--skew uniform:-10ms..10ms) or per-client skews (--clients-file)";
 }
 
 namespace {
