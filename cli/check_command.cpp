@@ -126,14 +126,14 @@ void print_result(std::ostream& out, const SearchSettings& s, const SearchReport
   out << "VIOLATION: " << to_string(r.violation) << ": " << r.minimal_outcome.detail << "\n"
       << "  first at case #" << r.first_failure_case << ": " << describe(r.first) << "\n"
       << "  shrunk to: " << describe(r.minimal) << "\n"
-      << "  reproduce the search: " << s.reproduce << "\n"
+      << "  preconditions:        " << preconditions_verdict(r.minimal, s.variant, s.lock_timeout_us) << "\n"
+      << "  counterexample:       " << r.counterexample << " (with the clients.csv and actions.csv beside it)\n"
       << "  replay the case:      semsim scenario " << r.counterexample
       << (r.replay_failed ? "  (replayed: fails again)" : "  (replay did not fail its expectations: see the file)")
       << "\n"
       << "  against a real client: semsim scenario " << r.counterexample
-      << " --variant \"driver:COMMAND\" --repeat 10  (docs/drivers.md)\n\n";
-  std::ifstream ini(r.counterexample);
-  out << ini.rdbuf() << "\n";
+      << " --variant \"driver:COMMAND\" --repeat 10  (docs/drivers.md)\n"
+      << "  reproduce the search: " << s.reproduce << "\n";
   print_figures(out, r);
 }
 
@@ -170,7 +170,7 @@ int check_command(int argc, char** argv) {
     po::store(parsed, vm);
     po::notify(vm);
     if (vm.count("help")) {
-      std::cout << o << kAbout << preconditions_help() << kAboutEnd;
+      std::cout << o << kAbout << preconditions_help() << kAboutEnd << "\n" << docs_footer();
       return kExitOk;
     }
     s = read_settings(vm, argc, argv);

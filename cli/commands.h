@@ -3,9 +3,14 @@
 // input/setup, 3 a liveness violation alone (check), 130 interrupted).
 #pragma once
 
+#include <string>
+
 #include "sim/core/interrupt.h"
 
 namespace semsim {
+
+// The last lines of every --help: where the user documentation is (sim/redis/shipped_files.h).
+std::string docs_footer();
 
 int run_command(int argc, char** argv);
 int scenario_command(int argc, char** argv);

@@ -21,6 +21,7 @@
 #include "sim/run/compare_shards.h"
 #include "sim/run/run_execution.h"
 #include "sim/run/sweep_runner.h"
+#include "sim/redis/shipped_files.h"
 #include "sim/run/version.h"
 #include "sim/scenario/run_options_io.h"
 #include "sim/scenario/sweep_parameter.h"
@@ -236,7 +237,7 @@ int compare_command(int argc, char** argv) {
     po::store(parsed, vm);
     po::notify(vm);
     if (vm.count("help")) {
-      std::cout << all << "\n";
+      std::cout << all << "\n" << docs_footer();
       return kExitOk;
     }
     request = read_request(vm);
@@ -298,9 +299,13 @@ int compare_command(int argc, char** argv) {
               [&](const PointStat& s) { return sweep_stats_csv_row(parameter, s); });
 
     const bool in_ms = request.sweep.in_ms();
-    const bool charts = base.charts && draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, base.out, std::cerr);
-    const SweepReport report{parameter, in_ms, command_line(argc, argv), version(), ran.redis,
-                             common_options(base, parameter), request.seeds, base.seed, charts, stats};
+    const std::string common = common_options(base, parameter);
+    const std::string caption = sweep_caption(common, parameter, request.seeds);
+    const bool charts =
+        base.charts && draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, base.out, std::cerr, caption);
+    const SweepReport report{parameter, in_ms,         command_line(argc, argv), version(), ran.redis,
+                             common,    request.seeds, base.seed,                charts,    stats,
+                             run_verdicts(results), caption, doc_path("reports/DEFINITIONS.md").string()};
     write_sweep_report(base.out, report);
     std::cout << "sweep: " << csv_path << "\nstatistics: " << stats_path << "\nreport: "
               << (fs::path(base.out) / "report.html").string() << "\n";

@@ -27,8 +27,11 @@ exit codes: 0 ran / all met / no violation; 1 an expectation failed or a safety 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Every line out as soon as it is written: in a CI log (stdout a pipe, stderr beside it) the run's
+  // header, its warnings and its summary then arrive in the order they were printed.
+  std::cout << std::unitbuf;
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
-    std::cout << kUsage;
+    std::cout << kUsage << "\n" << semsim::docs_footer();
     return argc < 2 ? 2 : 0;
   }
   if (!std::strcmp(argv[1], "--version")) {

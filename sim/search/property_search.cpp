@@ -150,6 +150,7 @@ std::string write_counterexample(const SearchSettings& s, const SearchReport& r)
       << "# found by: " << s.reproduce << "\n"
       << "#   at case " << r.first_failure_case << " (" << describe(r.first) << ")\n"
       << "#   shrunk in " << r.shrink_steps << " steps to: " << describe(r.minimal) << "\n"
+      << "# preconditions: " << preconditions_verdict(r.minimal, s.variant, s.lock_timeout_us) << "\n"
       << "# replay: semsim scenario " << path << "\n";
   std::istringstream lines(ini.str());
   for (std::string line; std::getline(lines, line);) {
@@ -229,10 +230,15 @@ class Search {
     if (!s_.progress || (!force && watch_.seconds() - last_progress_ < 0.2)) return;
     last_progress_ = watch_.seconds();
     std::cerr << "\r\033[K";
-    if (report_.first_failure_case == 0)
-      std::cerr << "semsim check: case " << report_.cases_run << "/" << s_.shard.owned(s_.cases) << ", " << std::fixed
-                << std::setprecision(1) << report_.cases_run / std::max(1e-9, watch_.seconds()) << " cases/s";
-    else
+    if (report_.first_failure_case == 0) {
+      // The rest at the rate so far: cases grow with their index, so an early estimate is low.
+      const long long owned = s_.shard.owned(s_.cases);
+      const double rate = report_.cases_run / std::max(1e-9, watch_.seconds());
+      std::cerr << "semsim check: case " << report_.cases_run << "/" << owned << ", " << std::fixed
+                << std::setprecision(1) << rate << " cases/s";
+      if (report_.cases_run > 0 && report_.cases_run < owned)
+        std::cerr << ", about " << static_cast<long long>((owned - report_.cases_run) / rate + 0.5) << " s left";
+    } else
       std::cerr << "semsim check: " << to_string(report_.violation) << " at case " << report_.first_failure_case
                 << "; shrinking: " << report_.shrink_steps << " steps, " << report_.shrink_tries << " tries";
     std::cerr << std::flush;
