@@ -199,7 +199,7 @@ void DriverRun::State::loop() {
     const std::int64_t drained = monotonic_ns();
     drain(false);
     history.release_before(watermark_us(drained));
-    progress.update(at_us(true_us(drained)), end_of_run(o), history.rows(), grants);
+    progress.update(Micros(true_us(drained)), o.duration, grants, history.rows());
     if (drained >= end_ns) return;
     fds.clear();
     for (std::size_t i = 1; i < clients.size(); ++i) {
