@@ -270,6 +270,78 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+TEST_F(DriverRunTest, ADriverThatNeverSaysReadyIsRefusedAfterAMinuteNamingTheClient) {
+  const std::string pid_file = (dir_ / "pid").string();
+  EXPECT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " never-ready " + pid_file + "\" --clients 1 --duration 1s"), 2)
+      << output_;
+  EXPECT_NE(output_.find("client 1: the driver did not say `driver ok - ready` within 60 s"), std::string::npos) << output_;
+  // TearDown: the sleeping driver is gone too.
+}
+
+TEST_F(DriverRunTest, APermitTheLibraryReportsLostUnaskedIsLostInTheHistoryAndNeverReleased) {
+  ASSERT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " loses-permit\" --clients 1 --limit 1 --timeout 5s "
+                   "--hold fixed:100ms --think fixed:50ms --duration 1s"),
+            0)
+      << output_;
+  std::map<std::string, std::vector<std::string>> permits;  // ID -> its rows
+  std::string last;  // the last permit asked for
+  for (const Row& r : history()) {
+    if (r.client != 1 || r.id.empty()) continue;
+    permits[r.id].push_back(r.op + " " + r.phase + (r.detail.empty() ? "" : " " + r.detail));
+    last = r.id;
+  }
+  int judged = 0;
+  for (const auto& [id, rows] : permits) {
+    if (rows.size() < 3 && id == last) continue;  // the last one may be cut by the run's end
+    ++judged;
+    EXPECT_EQ(rows, (std::vector<std::string>{"acquire invoke", "acquire ok token-" + id, "refresh fail lost: the lock expired"}))
+        << id;  // and no release: the client knows it holds nothing
+  }
+  EXPECT_GE(judged, 2) << output_;
+  EXPECT_EQ(summary("over_admission"), "0");
+}
+
+TEST_F(DriverRunTest, ARepeatedRunSaysInHowManyOfItsRunsThePlanWasInvalid) {
+  const std::string actions = write("actions.csv", "at,client,action,arg\n100ms,1,acquire,1s\n400ms,1,pause,1200ms\n"
+                                                   "1000ms,2,acquire,200ms\n");
+  ASSERT_EQ(semsim(variant() + " --clients 2 --limit 1 --timeout 500ms --duration 2500ms --seed 7 --repeat 2 --actions-file " +
+                   actions),
+            0)
+      << output_;
+  EXPECT_NE(output_.find("seed 7: invalid"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("seed 8: invalid"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("invalid (over-admission) in 2 of 2 runs"), std::string::npos) << output_;
+  EXPECT_EQ(csv_column(dir_ / "out" / "seed-8" / "summary.csv", "over_admission"), "1");
+  std::ifstream repeat(dir_ / "out" / "repeat.csv");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(repeat, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u);  // a header, one row per run
+  EXPECT_NE(lines[0].find("lag_max_ms"), std::string::npos);  // each run's unplanned delays beside its verdict
+}
+
+TEST_F(DriverRunTest, AModelsCounterexampleReplaysAgainstTheDriverWithTheSamePlanEachTime) {
+  // As `semsim check` writes one: a model variant in virtual time, its plan, the broken expectation.
+  write("counterexample.actions.csv", "at,client,action,arg\n100ms,1,acquire,1s\n400ms,1,pause,1200ms\n1000ms,2,acquire,200ms\n");
+  const std::string ini = write("counterexample.ini", "variant = ttl-key\nmode = virtual\nclients = 2\nlimit = 1\n"
+                                                      "timeout = 500ms\nduration = 2500ms\n"
+                                                      "actions-file = counterexample.actions.csv\n\n[expect]\nover_admission_max = 0\n");
+  const std::string command = std::string(SEMSIM_BINARY) + " scenario " + ini + " " + variant() + " --repeat 2 --out " +
+                              (dir_ / "out").string() + " > " + (dir_ / "log").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(dir_ / "log");
+  output_ = std::string((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 1) << output_;  // the real lock fails the same way
+  EXPECT_NE(output_.find("a driver runs real processes, in real time (paced)"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("invalid (over-admission) in 2 of 2 runs"), std::string::npos) << output_;
+  int paused = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "out"))
+    if (entry.path().filename() == "history.csv") {
+      std::ifstream rows(entry.path());
+      for (std::string line; std::getline(rows, line);) paused += line.find(",1,pause,") != std::string::npos;
+    }
+  EXPECT_EQ(paused, 2) << output_;  // the plan's pause, on the real process, in each run
+}
+
 TEST_F(DriverRunTest, ADriverWhoseClockCannotBeMovedIsRefusedSayingWhyWhenThePlanMovesIt) {
   EXPECT_EQ(semsim(std::string("--variant driver:") + SEMSIM_STATIC_DRIVER + " --clients 1 --skew fixed:100ms --duration 1s"), 2)
       << output_;

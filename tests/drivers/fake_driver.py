@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A driver that breaks the protocol in one chosen way (argv[1]), for semsim's tests of what it
-refuses: every other line is right. Its pid goes to argv[2] if given."""
+refuses: every other line is right; or, with "loses-permit", one whose library is granted every
+permit and reports it lost at once, unasked. Its pid goes to argv[2] if given."""
 import os
 import sys
 import time
@@ -27,6 +28,11 @@ for line in sys.stdin:
     if not words or words[0] == "quit":
         break
     op, ident = words
+    if how == "loses-permit" and op == "acquire":
+        say(op, "invoke", ident)
+        say(op, "ok", ident, "token-" + ident)
+        say("refresh", "fail", ident, "lost: the lock expired")
+        continue
     if how == "exit-mid-run":
         sys.exit(5)
     if how == "unknown-id":
