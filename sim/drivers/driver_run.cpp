@@ -59,10 +59,6 @@ void DriverRun::check_server_actions() const {
   }
 }
 
-namespace {
-
-}  // namespace
-
 RunResult DriverRun::run() {
   check_server_actions();
   State s(*this);  // its processes end with it, whatever is thrown

@@ -132,6 +132,21 @@ TEST(ClientProxy, DelaysEachDirectionAsTheLinkModelSays) {
   ::close(fd);
 }
 
+TEST(ClientProxy, ASpikeAddsToEachDirectionsDelayAsInTheModel) {
+  EchoServer redis;
+  // Every message spikes (--spike-probability 1): 200 ms each way on top of no delay at all.
+  ClientProxy proxy({Distribution::parse("fixed:0ms"), Distribution::parse("fixed:0ms"), 1.0, Distribution::parse("fixed:200ms")}, 1,
+                    std::make_shared<Upstream>(redis.endpoint()));
+  const int fd = connect_to(proxy.address());
+  const std::int64_t start = monotonic_ns();
+  ::write(fd, "ping\n", 5);
+  EXPECT_EQ(read_for(fd, 5000, "\n"), "got ping\n");
+  const std::int64_t round_trip_ms = (monotonic_ns() - start) / kNsPerMs;
+  EXPECT_GE(round_trip_ms, 400);
+  EXPECT_LT(round_trip_ms, 2500);
+  ::close(fd);
+}
+
 TEST(ClientProxy, ARedisThatClosesStillDeliversTheRepliesAlreadyQueued) {
   EchoServer redis;
   ClientProxy proxy(delays("fixed:0ms", "fixed:300ms"), 1, std::make_shared<Upstream>(redis.endpoint()));
