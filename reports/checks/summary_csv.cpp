@@ -4,6 +4,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "reports/checks/exercise.h"
 #include "reports/checks/sweep_metrics.h"
 #include "reports/history/text_format.h"
 
@@ -48,6 +49,10 @@ std::string decimal(const Summary& s) {
   return fixed(s.*field, decimals);
 }
 template <auto field>
+std::string yes_no(const Summary& s) {
+  return s.*field ? "yes" : "no";
+}
+template <auto field>
 std::string verdict(const Summary& s) {
   return std::string(to_string(s.*field));
 }
@@ -76,6 +81,8 @@ std::span<const SummaryColumn> summary_columns() {
   constexpr std::string_view liveness = "reports/DEFINITIONS.md#liveness-livenessh";
   constexpr std::string_view faults = "reports/DEFINITIONS.md#faults-of-redis-itself-checkercpp-holdsh";
   constexpr std::string_view belief = "reports/DEFINITIONS.md#belief-against-server-state-checkercpp-sample-rows";
+  constexpr std::string_view exercised = "reports/DEFINITIONS.md#exercised-exerciseh";
+  constexpr std::string_view leases = "reports/DEFINITIONS.md#lease-honesty-leasesh";
   // DESIGN.md promises the first 19, in this order; readers may index columns, so new ones go last.
   static constexpr SummaryColumn columns[] = {
       {"variant", K::word, run, text<&S::variant>},
@@ -109,7 +116,7 @@ std::span<const SummaryColumn> summary_columns() {
       {"skew_success_slope", K::number, fairness, decimal<&S::skew_success_slope, 6>},
       {"liveness_gaps", K::number, liveness, integer<&S::liveness_gaps>},
       {"longest_no_grant_ms", K::number, liveness, ms<&S::longest_no_grant_us>},
-      {"liveness_bound_ms", K::number, liveness, integer<&S::liveness_bound_ms>},
+      {"liveness_bound_ms", K::number, liveness, ms<&S::liveness_bound_us>},
       {"events", K::number, outcomes, integer<&S::events>},
       {"history_ms", K::number, instants, history_ms},
       {"status", K::word, run, text<&S::status>},
@@ -121,6 +128,8 @@ std::span<const SummaryColumn> summary_columns() {
       {"server_faults", K::number, faults, integer<&S::server_faults>},
       {"lost_permits", K::number, faults, integer<&S::lost_permits>},
       {"operations", K::number, run, integer<&S::operations>},
+      {"exercised", K::word, exercised, yes_no<&S::exercised>},
+      {"broken_leases", K::number, leases, integer<&S::broken_leases>},
   };
   return columns;
 }
@@ -201,6 +210,11 @@ void print_summary(std::ostream& out, const Summary& s) {
       << v("clients") << " clients, limit " << v("limit") << ", " << v("duration_ms") << " ms; history "
       << v("status") << (s.reason.empty() ? "" : " (" + s.reason + ")") << ", " << v("events")
       << " events over " << v("history_ms") << " ms\n";
+  if (!s.exercised) {
+    Exercise e;
+    e.add(s);
+    out << "NOT EXERCISED: " << e.why_not("this history") << "; its verdicts say nothing about the variant\n";
+  }
   out << "SAFETY   " << v("safety") << '\n';
   column("max_holders", "limit " + v("limit"));
   column("over_admission");
@@ -208,6 +222,7 @@ void print_summary(std::ostream& out, const Summary& s) {
   column("episodes");
   column("steals");
   if (s.max_possible_holders > s.max_holders) column("max_possible_holders", "counting info acquires");
+  if (s.broken_leases > 0) column("broken_leases", "ok'd leases gone before invoke + timeout");
   if (!s.episodes.empty()) {
     const Episode& e = s.episodes.front();
     out << "  first over-admission: " << us_as_ms(e.start_us) << " .. " << us_as_ms(e.end_us)

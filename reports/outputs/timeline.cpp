@@ -68,8 +68,10 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
   const int hidden = static_cast<int>(s.per_client.size()) - shown;
   const std::int64_t t0 = s.start_us;
   const std::int64_t span = std::max<std::int64_t>(s.end_us - s.start_us, 1);
+  // In floating point: (t - t0) * width overflows 64 bits for a history of a few thousand years.
   auto x_of = [&](std::int64_t t) {
-    return kLabelWidth + static_cast<int>((t - t0) * kPlotWidth / span);
+    const double x = static_cast<double>(t - t0) * kPlotWidth / static_cast<double>(span);
+    return kLabelWidth + static_cast<int>(std::clamp(x, 0.0, double{kPlotWidth}));
   };
   auto label = [](const char* what, const std::string& id, std::int64_t a, std::int64_t b) {
     return std::string(what) + (id.empty() ? "" : " " + id) + " [" + us_as_ms(a) + ", " +
@@ -193,7 +195,7 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
     int x = kLabelWidth + k * kPlotWidth / 10;
     out << "<line x1=\"" << x << "\" y1=\"" << kTop - 6 << "\" x2=\"" << x << "\" y2=\""
         << rows_bottom << "\" stroke=\"#ddd\"/><text x=\"" << x << "\" y=\"" << kTop - 10
-        << "\" text-anchor=\"middle\">" << us_as_ms(t0 + span * k / 10) << "</text>\n";
+        << "\" text-anchor=\"middle\">" << us_as_ms(t0 + span / 10 * k + span % 10 * k / 10) << "</text>\n";
   }
   int y = kTop;
   for (const auto& [client, r] : rows) {

@@ -177,7 +177,7 @@ TEST(CheckerSafety, NoLimitIsAnErrorAtTheFirstClientEvent) {
 }
 
 TEST(CheckerSafety, ARunRowWithALimitBelowOneIsRefused) {
-  for (const char* bad : {"limit=-3", "limit=0", "timeout_ms=-1", "clients=-2"}) {
+  for (const char* bad : {"limit=-3", "limit=0", "timeout_ms=-1", "clients=-2", "clients=0"}) {
     Checker c;
     Event e;
     e.op = Op::run;
@@ -190,6 +190,52 @@ TEST(CheckerSafety, ARunRowWithALimitBelowOneIsRefused) {
       EXPECT_NE(std::string(err.what()).find(bad), std::string::npos) << err.what();
     }
   }
+}
+
+// A run row is held to the command line's bounds (run_rows.h), and to what the arithmetic on its
+// values can hold: limit 4294967297 was cast to int and judged as limit 1; timeout_ms near 2^63
+// overflowed timeout_ms + 1000 (UBSan, checker.cpp:64).
+TEST(CheckerSafety, ARunRowOutsideTheCommandLinesBoundsIsRefused) {
+  for (const char* bad : {"limit=4294967297", "limit=1000001", "clients=4294967297", "clients=1000001",
+                          "timeout_ms=9223372036854775807", "timeout_ms=360000001", "duration_ms=360000001"}) {
+    Checker c;
+    Event e;
+    e.op = Op::run;
+    e.phase = Phase::info;
+    e.detail = std::string("variant=basic ") + (std::string(bad).starts_with("limit") ? "" : "limit=1 ") + bad;
+    try {
+      c.add(e);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const HistoryError& err) {
+      EXPECT_NE(std::string(err.what()).find(bad), std::string::npos) << err.what();
+      EXPECT_NE(std::string(err.what()).find("out of range"), std::string::npos) << err.what();
+    }
+  }
+  // The bounds themselves are accepted.
+  Checker c;
+  Event e;
+  e.op = Op::run;
+  e.phase = Phase::info;
+  e.detail = "limit=1000000 clients=1000000 timeout_ms=360000000 duration_ms=360000000";
+  EXPECT_NO_THROW(c.add(e));
+  EXPECT_EQ(c.finish().limit, 1'000'000);
+  EXPECT_EQ(c.finish().liveness_bound_us, 360'001'000'000);
+}
+
+// The run's options are the first row, once: one later on would change the limit mid-history.
+TEST(CheckerSafety, ARunRowWithTheOptionsAfterTheFirstRowIsRefused) {
+  HistoryBuilder h(1);
+  h.at(1, 1, Op::acquire, Phase::invoke);
+  Event again = h.events.front();
+  again.seq = 99;
+  again.true_us = 2000;
+  h.events.push_back(again);
+  Checker c;
+  const std::vector<Event> events = h.sorted();
+  c.add(events[0]);
+  c.add(events[1]);
+  EXPECT_TRUE(c.saw_run_row());
+  EXPECT_THROW(c.add(events[2]), HistoryError);
 }
 
 }  // namespace
