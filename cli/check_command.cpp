@@ -43,8 +43,10 @@ outside them) and the properties asserted:
 
 constexpr const char* kAboutEnd = R"(
 Exit: 0 no violation in --cases cases; 1 a safety violation found (over-admission or lease
-honesty; counterexample.ini written under --out, replay it with `semsim scenario`); 3 a liveness
-violation alone (counterexample.ini too); 2 bad input or setup error; 130 interrupted.
+honesty; counterexample.ini written under --out, replay it with `semsim scenario`: its [expect]
+fails again); 3 a liveness violation alone (counterexample.ini too); 2 bad input or setup error,
+or no verdict: no violation, but the cases never exercised the variant (no acquire granted, or
+more than half of the operations unknown: an error reply, a dropped connection); 130 interrupted.
 )";
 
 std::string quote_args(int argc, char** argv) {
@@ -110,7 +112,12 @@ void print_plan(std::ostream& out, const SearchSettings& s) {
 // The verdict, and on a violation the shrunk case with how to reproduce and replay it.
 void print_result(std::ostream& out, const SearchSettings& s, const SearchReport& r) {
   if (!r.found) {
-    out << "no violation in " << r.cases_run << " cases\n";
+    if (!r.not_exercised.empty())
+      out << "NO VERDICT: the variant was never exercised: " << r.not_exercised << "\n";
+    else
+      out << "no violation in " << r.cases_run << " cases (" << r.exercise.granted << " grants of "
+          << r.exercise.acquires << " acquires, " << r.exercise.operations << " operations, " << r.exercise.unknown
+          << " unknown)\n";
     print_figures(out, r);
     return;
   }
@@ -185,6 +192,11 @@ int check_command(int argc, char** argv) {
       return exit_code_after_error();
     }
     print_result(std::cout, s, r);
+    if (!r.not_exercised.empty()) {
+      std::cerr << "semsim check: no verdict: " << r.not_exercised
+                << " (a search that never exercised the variant is no pass: reports/DEFINITIONS.md, Exercised)\n";
+      return exit_code(Finding::not_exercised);
+    }
     if (!r.found) return exit_code(Finding::none);
     return exit_code(r.violation == Violation::liveness ? Finding::liveness_violation_alone : Finding::safety_violation);
   } catch (const std::exception& e) {

@@ -25,6 +25,8 @@ enum class Finding {
   unmet_expectation,         // run --expect, scenario
   safety_violation,          // check (lease honesty included: a promise about holding)
   liveness_violation_alone,  // check: safety held, a free permit was not granted
+  not_exercised,             // check: no violation, but no case exercised the variant (no verdict);
+                             // run --fail-on-violation: the run did not
 };
 constexpr int exit_code(Finding f) {
   switch (f) {
@@ -32,6 +34,7 @@ constexpr int exit_code(Finding f) {
     case Finding::unmet_expectation:
     case Finding::safety_violation: return kExitFinding;
     case Finding::liveness_violation_alone: return kExitLivenessOnly;
+    case Finding::not_exercised: return kExitBadInput;
   }
   return kExitFinding;
 }
