@@ -56,6 +56,45 @@ void execute_deliveries(std::vector<Delivery> batch, Connection& link, Micros ti
 
 Simulation::~Simulation() = default;
 
+void Simulation::check_inputs() const {
+  check_server_actions();
+  check_server_clock_range();
+}
+
+void Simulation::check_server_clock_range() const {
+  if (!redis_clock_ || options_.mode != TimeMode::virtual_time) return;  // paced: Redis keeps its own clock
+  semsim::check_server_clock_range(options_, actions_, redis_clock_->settable());
+}
+
+// Redis's clock reads base(t) + the jumps so far, base linear in true time (skew and drift): on
+// each stretch between two jumps its extremes are at the stretch's ends, so those are checked.
+// Sums in 128 bits: the jumps of a hostile file may add up past 64.
+void check_server_clock_range(const RunOptions& options, const std::vector<ScriptedAction>& actions,
+                              ServerClock::Range range) {
+  const ClientClock base(options.server_skew, options.server_drift_ppm);
+  const TrueTime end = end_of_run(options);
+  const auto outside = [&](TrueTime t, __int128 jumped) {
+    const __int128 reading = static_cast<__int128>(base.read(t).count()) + jumped;
+    return reading < range.earliest.count() || reading > range.latest.count();
+  };
+  std::vector<const ScriptedAction*> jumps;  // in time order, as the actions are
+  for (const ScriptedAction& a : actions)
+    if (a.kind == ScriptedAction::Kind::server_jump && a.arg && a.at <= end) jumps.push_back(&a);
+  if (outside(kRunStart, 0) || outside(jumps.empty() ? end : jumps.front()->at, 0))
+    throw InputError("--server-skew and --server-drift push Redis's clock outside what the clock library can represent");
+  __int128 jumped = 0;
+  for (std::size_t i = 0; i < jumps.size(); ++i) {
+    const ScriptedAction& a = *jumps[i];
+    jumped += a.arg->count();
+    const TrueTime until = i + 1 < jumps.size() ? jumps[i + 1]->at : end;
+    if (outside(a.at, jumped) || outside(until, jumped))
+      throw InputError(options.actions_file + ":" + std::to_string(a.line) + ": field 'arg': server_jump " +
+                       format_duration(*a.arg) + " at " + format_duration(a.at - kRunStart) +
+                       " pushes Redis's clock outside what the clock library can represent (from 1970-01-01 to "
+                       "2262-04-11: nanoseconds since the epoch in 64 bits; true time 0 reads 2026-01-01)");
+  }
+}
+
 void Simulation::check_server_actions() const {
   const bool at_rates = options_.restart_rate > 0 || options_.disconnect_rate > 0 || options_.redis_pause_rate > 0;
   if (at_rates && !control_) throw SetupError("server faults at rates need a Redis semsim can act on");
@@ -159,8 +198,8 @@ struct Simulation::State {
 
 RunResult Simulation::run() {
   State s(*this);
+  check_inputs();
   s.start_redis_clock();
-  check_server_actions();
   s.prepare();
   s.build_clients();
   s.schedule_server_faults();

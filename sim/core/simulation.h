@@ -40,6 +40,11 @@ class Simulation {
   // Throws SetupError / InputError before anything ran; after that, failures end the run and
   // are reported in the result (and in the history's last row).
   RunResult run();
+  // What run() checks first, callable before any output is written (after the setters below):
+  // server faults in actions.csv that this run cannot apply, and server_jump actions that would
+  // push Redis's clock out of what it can be set to (ServerClock::settable). InputError naming
+  // the actions file, line and field.
+  void check_inputs() const;
   // Redis's clock, when it can follow virtual time (the embedded server): set before every
   // delivery in virtual mode, left on the real clock in paced mode.
   void set_redis_clock(ServerClock* clock) { redis_clock_ = clock; }
@@ -57,6 +62,8 @@ class Simulation {
   struct State;
   // Server faults in actions.csv that this run cannot apply: InputError naming the line.
   void check_server_actions() const;
+  // Redis's clock (skew, drift, server_jump) within what it can be set to: InputError naming the line.
+  void check_server_clock_range() const;
   const RunOptions& options_;
   Semaphore& semaphore_;
   Connection* link_;
@@ -68,6 +75,11 @@ class Simulation {
   std::vector<ScriptedAction> actions_;
   ServerClock* redis_clock_ = nullptr;
 };
+
+// Throws InputError (naming the actions file, line and field 'arg') if Redis's clock, as the run's
+// server skew, drift and server_jump actions move it, leaves `range` at any instant of the run.
+void check_server_clock_range(const RunOptions& options, const std::vector<ScriptedAction>& actions,
+                              ServerClock::Range range);
 
 // Runs deliveries that are due at one instant on Redis, pipelined in order, then hands each its
 // replies. Throws LinkError when Redis is gone.

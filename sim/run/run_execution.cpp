@@ -71,6 +71,7 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   simulation.set_redis_clock(redis.clock());
   simulation.set_server_control(&redis, redis.embedded());
   simulation.set_key_prefix(prefix);
+  simulation.check_inputs();  // before any output: bad input leaves none
   if (!redis.clock() && options.mode == TimeMode::virtual_time &&
       (variant_info(options.variant).clock == ClockBasis::redis_ttl || options.server_skew.count() != 0 ||
        options.server_drift_ppm != 0))
