@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <sstream>
 
 #include "algorithms/api/semaphore.h"
 #include "algorithms/registry.h"
@@ -36,6 +37,47 @@ void clean_or_say_what_is_left(RedisSession& redis, const std::string& prefix) {
   }
 }
 
+// A table file the run read, copied beside run.ini under `name` (the bytes it parsed), unless it
+// is that very file.
+void keep_input(const std::string& source, const std::string& bytes, const fs::path& copy) {
+  std::error_code ec;
+  if (fs::equivalent(source, copy, ec)) return;
+  std::ofstream out(copy, std::ios::binary | std::ios::trunc);
+  out << bytes;
+  check_written(out, copy.string());
+}
+
+// run.ini: every option, so that `semsim scenario run.ini` replays the run. The clients and
+// actions files it names are copies of what the run read (clients.csv, actions.csv beside it,
+// named relative to it): the originals may change or vanish after the run.
+// `bytes`: null when the inputs were given rather than read (the files are then named as they are).
+void write_run_ini_with_inputs(const RunOptions& options, const InputBytes* bytes, const std::string& redis) {
+  const fs::path out(options.out);
+  std::ostringstream notes;
+  const auto copied = [&](const std::string& source, const std::string& read, const char* key, const char* name) {
+    if (source.empty() || !bytes) return false;
+    keep_input(source, read, out / name);
+    notes << "# " << key << ": a copy of " << fs::absolute(source).string() << " as the run read it\n";
+    return true;
+  };
+  const bool clients = copied(options.clients_file, bytes ? bytes->clients : "", "clients-file", "clients.csv");
+  const bool actions = copied(options.actions_file, bytes ? bytes->actions : "", "actions-file", "actions.csv");
+  std::ostringstream options_text;
+  write_run_ini(options_text, options);
+  const std::string path = (out / "run.ini").string();
+  std::ofstream ini(path);
+  ini << "# semsim " << version() << " against " << redis << "\n"
+      << "# replay: semsim scenario " << path << "\n"
+      << notes.str();
+  std::istringstream lines(options_text.str());
+  for (std::string line; std::getline(lines, line);) {
+    if (clients && line.starts_with("clients-file = ")) line = "clients-file = clients.csv";
+    if (actions && line.starts_with("actions-file = ")) line = "actions-file = actions.csv";
+    ini << line << "\n";
+  }
+  check_written(ini, path);
+}
+
 // One run; the inputs as given, or else read from the files the options name.
 RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSession& redis, std::ostream& log,
               RunFiles files) {
@@ -54,7 +96,8 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   config.lock_acquire_timeout = options.lock_acquire_timeout;
   std::unique_ptr<Semaphore> semaphore = make_semaphore(options.variant, config);
   // The input files first: bad input stops the run before any output exists.
-  RunInputs inputs = given ? std::move(*given) : read_run_inputs(options);
+  InputBytes input_bytes;  // what was read, for run.ini's copies
+  RunInputs inputs = given ? std::move(*given) : read_run_inputs(options, &input_bytes);
 
   log << "semsim " << version() << ": " << run_detail(options) << "\n"
       << "redis: " << redis.describe() << ", keys under " << prefix << "\n";
@@ -83,11 +126,7 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
            "every acquire waits for one in vain and is refused\n";
   if (files.history || files.summary) fs::create_directories(options.out);
   if (files.history) {
-    std::ofstream ini(fs::path(options.out) / "run.ini");
-    ini << "# semsim " << version() << " against " << redis.describe() << "\n"
-        << "# replay: semsim scenario " << (fs::path(options.out) / "run.ini").string() << "\n";
-    write_run_ini(ini, options);
-    check_written(ini, (fs::path(options.out) / "run.ini").string());
+    write_run_ini_with_inputs(options, given ? nullptr : &input_bytes, redis.describe());
     // Paced runs write every row at once: a few thousand rows a second cost nothing, and a run
     // killed outright (no unwinding) still leaves all it did. Virtual runs buffer for speed.
     const std::size_t flush_rows = options.mode == TimeMode::paced ? 1 : 1024;
