@@ -157,6 +157,21 @@ TEST(CheckerSafety, StealsCountGrantsAboveTheLimitAndEpisodesCountStretches) {
   EXPECT_EQ(s.episodes[1].end_us, 100'000);
 }
 
+// More grants in one instant than holders above the limit: limit 2, nobody holding, three clients
+// granted at 10 ms. Three hold, one above the limit: one steal, min(grants 3, holders 3 - limit 2),
+// not three (the mutation audit of issue 27: counting every grant of the instant).
+TEST(CheckerSafety, StealsAtOneInstantAreAtMostTheHoldersAboveTheLimit) {
+  HistoryBuilder h(2);
+  for (int c = 1; c <= 3; ++c) h.at(0, c, Op::acquire, Phase::invoke);
+  for (int c = 1; c <= 3; ++c) h.at(10, c, Op::acquire, Phase::ok);
+  for (int c = 1; c <= 3; ++c) h.at(50, c, Op::release, Phase::invoke);
+  h.end(60);
+  const Summary s = h.check();
+  EXPECT_EQ(s.max_holders, 3);
+  EXPECT_EQ(s.over_admission, 1);
+  EXPECT_EQ(s.steals, 1);
+}
+
 TEST(CheckerSafety, OutOfOrderEventsAreRejected) {
   CheckOptions o;
   o.limit = 1;
