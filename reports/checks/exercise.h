@@ -16,7 +16,6 @@
 namespace semsim {
 
 struct Exercise {
-  std::int64_t runs = 0;
   std::int64_t acquires = 0, granted = 0, rejected = 0, acquire_unknown = 0;
   std::int64_t operations = 0, unknown = 0;
   std::string first_unknown;  // the first unknown outcome's detail, over the runs in order

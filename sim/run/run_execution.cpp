@@ -37,8 +37,8 @@ void clean_or_say_what_is_left(RedisSession& redis, const std::string& prefix) {
   }
 }
 
-// A table file the run read, copied beside run.ini under `name` (the bytes it parsed), unless it
-// is that very file.
+// A table file the run read, written to `copy` as the bytes it parsed, unless `copy` is that
+// very file.
 void keep_input(const std::string& source, const std::string& bytes, const fs::path& copy) {
   std::error_code ec;
   if (fs::equivalent(source, copy, ec)) return;

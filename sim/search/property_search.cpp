@@ -7,11 +7,9 @@
 #include <iomanip>
 #include <iostream>
 #include <deque>
-#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
-#include <set>
 #include <sstream>
 
 #include <rapidcheck.h>
