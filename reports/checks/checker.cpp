@@ -134,10 +134,10 @@ void Checker::add(const Event& e) {
       ++meta_.unknown;
       if (meta_.first_unknown.empty()) meta_.first_unknown = one_line(e.detail);
     }
-    leases_.add(e);
   }
 
   ClientState& c = client(e.client);
+  if (e.op == Op::acquire || e.op == Op::release || e.op == Op::refresh) leases_.add(e);
   switch (e.op) {
     case Op::acquire:
       on_acquire(e, c);
@@ -150,6 +150,7 @@ void Checker::add(const Event& e) {
       break;
     case Op::crash:
       holds_.end(e.client);
+      leases_.crashed(e.client);
       waits_.crashed(e.client, e.true_us);
       liveness_.acquire_settled(e.client);
       if (c.pending) fifo_.abandoned(e.client);

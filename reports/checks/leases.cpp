@@ -4,10 +4,31 @@
 
 namespace semsim {
 
-std::int64_t LeaseTracker::take_earliest(std::multiset<std::int64_t>& invokes, std::int64_t fallback) {
+LeaseTracker::Client& LeaseTracker::client(int id) {
+  if (static_cast<std::size_t>(id) >= clients_.size()) clients_.resize(static_cast<std::size_t>(id) + 1);
+  return clients_[static_cast<std::size_t>(id)];
+}
+
+LeaseTracker::Lease& LeaseTracker::lease(Client& c, const std::string& identifier) {
+  Lease* free = nullptr;
+  for (Lease& l : c.leases) {
+    if (l.live && l.identifier == identifier) return l;
+    if (!l.live && !free) free = &l;
+  }
+  if (!free) free = &c.leases.emplace_back();
+  free->live = true;
+  free->identifier.assign(identifier);
+  free->promised_until_us = 0;
+  free->release_invoked = free->released = free->failed = false;
+  free->refreshing.clear();
+  return *free;
+}
+
+std::int64_t LeaseTracker::take_earliest(std::vector<std::int64_t>& invokes, std::int64_t fallback) {
   if (invokes.empty()) return fallback;
-  const std::int64_t t = *invokes.begin();
-  invokes.erase(invokes.begin());
+  const auto earliest = std::min_element(invokes.begin(), invokes.end());
+  const std::int64_t t = *earliest;
+  invokes.erase(earliest);
   return t;
 }
 
@@ -18,41 +39,51 @@ void LeaseTracker::broke(Lease& l, std::int64_t t_us) {
   if (t_us < l.promised_until_us) ++broken_;
 }
 
+// Once its release has an outcome and no refresh of it is on its way, nothing can break it.
+void LeaseTracker::forget_if_over(Lease& l) {
+  if (l.released && l.refreshing.empty()) l.live = false;
+}
+
 void LeaseTracker::add(const Event& e) {
-  if (!timeout_us_) return;
+  if (!timeout_us_ || e.client < 0) return;
   const std::int64_t timeout = *timeout_us_;
+  Client& c = client(e.client);
   if (e.op == Op::acquire) {
     if (e.phase == Phase::invoke) {
-      acquiring_[e.client].insert(e.true_us);
+      c.acquiring.push_back(e.true_us);
       return;
     }
-    auto pending = acquiring_.find(e.client);
-    const std::int64_t invoked = pending == acquiring_.end() ? e.true_us : take_earliest(pending->second, e.true_us);
-    if (pending != acquiring_.end() && pending->second.empty()) acquiring_.erase(pending);
-    if (e.phase == Phase::ok) leases_[e.identifier].promised_until_us = invoked + timeout;
+    const std::int64_t invoked = take_earliest(c.acquiring, e.true_us);
+    if (e.phase == Phase::ok) lease(c, e.identifier).promised_until_us = invoked + timeout;
   } else if (e.op == Op::refresh) {
+    Lease& l = lease(c, e.identifier);
     if (e.phase == Phase::invoke) {
-      refreshing_[e.identifier].insert(e.true_us);
+      l.refreshing.push_back(e.true_us);
       return;
     }
-    auto pending = refreshing_.find(e.identifier);
-    const std::int64_t invoked = pending == refreshing_.end() ? e.true_us : take_earliest(pending->second, e.true_us);
-    if (pending != refreshing_.end() && pending->second.empty()) refreshing_.erase(pending);
-    Lease& l = leases_[e.identifier];
+    const std::int64_t invoked = take_earliest(l.refreshing, e.true_us);
     if (e.phase == Phase::ok) l.promised_until_us = std::max(l.promised_until_us, invoked + timeout);
     // A refresh that lost to the client's own release is no broken promise.
     if (e.phase == Phase::fail && !l.release_invoked && !l.failed) broke(l, e.true_us);
+    forget_if_over(l);
   } else if (e.op == Op::release) {
-    Lease& l = leases_[e.identifier];
+    Lease& l = lease(c, e.identifier);
     if (e.phase == Phase::invoke) {
       l.release_invoked = true;
       return;
     }
     if (e.phase == Phase::fail && !l.failed) broke(l, e.true_us);
-    // The release is over: nothing later can break this lease, unless a refresh of it is still
-    // on its way (it lost to the release and, its lease being kept, counts nothing either).
-    if (!refreshing_.contains(e.identifier)) leases_.erase(e.identifier);
+    l.released = true;
+    forget_if_over(l);
   }
+}
+
+// A crashed client starts again with nothing: its leases and pending acquires end here.
+void LeaseTracker::crashed(int id) {
+  if (static_cast<std::size_t>(id) >= clients_.size()) return;
+  Client& c = clients_[static_cast<std::size_t>(id)];
+  c.acquiring.clear();
+  for (Lease& l : c.leases) l.live = false;
 }
 
 }  // namespace semsim

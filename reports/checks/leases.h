@@ -5,17 +5,18 @@
 // release was invoked lost to that release, and breaks nothing. Without a timeout in the run
 // row nothing was promised and nothing is counted.
 //
-// A completion takes the earliest outstanding invoke of its client (acquire) or identifier
-// (refresh): that can only make a promise shorter, never invent one. A lease is forgotten at its
-// release's outcome (once no refresh of it is pending), so memory follows the permits held and
-// the operations pending, not the history's length.
+// An outcome takes the earliest outstanding invoke of its client (acquire) or lease (refresh):
+// that can only make a promise shorter, never invent one. A lease is its client's: a release or
+// refresh is matched, by identifier, with the leases of the client that sends it. A lease is
+// forgotten once its release has an outcome and no refresh of it is pending, and at its client's
+// crash, so memory follows the permits held, not the history's length; the slots are reused, so
+// that the steady state allocates nothing.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
-#include <set>
 #include <string>
+#include <vector>
 
 #include "reports/history/event.h"
 
@@ -24,22 +25,31 @@ namespace semsim {
 class LeaseTracker {
  public:
   void set_timeout_us(std::optional<std::int64_t> timeout_us) { timeout_us_ = timeout_us; }
-  // Acquire, release and refresh rows (others are ignored).
+  // Acquire, release and refresh rows (others are ignored, and so are negative client ids).
   void add(const Event& e);
+  void crashed(int client);
   std::int64_t broken() const { return broken_; }
 
  private:
   struct Lease {
+    bool live = false;
+    std::string identifier;
     std::int64_t promised_until_us = 0;
-    bool release_invoked = false, failed = false;
+    bool release_invoked = false, released = false, failed = false;
+    std::vector<std::int64_t> refreshing;  // invokes of refreshes without an outcome yet
   };
-  static std::int64_t take_earliest(std::multiset<std::int64_t>& invokes, std::int64_t fallback);
+  struct Client {
+    std::vector<std::int64_t> acquiring;  // invokes of acquires without an outcome yet
+    std::vector<Lease> leases;            // live ones and free slots
+  };
+  Client& client(int id);
+  Lease& lease(Client& c, const std::string& identifier);  // found, or a new one
+  static std::int64_t take_earliest(std::vector<std::int64_t>& invokes, std::int64_t fallback);
   void broke(Lease& l, std::int64_t t_us);
+  static void forget_if_over(Lease& l);
 
   std::optional<std::int64_t> timeout_us_;
-  std::map<std::string, Lease> leases_;
-  std::map<int, std::multiset<std::int64_t>> acquiring_;
-  std::map<std::string, std::multiset<std::int64_t>> refreshing_;
+  std::vector<Client> clients_;
   std::int64_t broken_ = 0;
 };
 

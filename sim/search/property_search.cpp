@@ -46,7 +46,10 @@ std::int64_t count_broken_promises(const std::string& history_path, std::int64_t
   leases.set_timeout_us(timeout_us);
   HistoryReader reader(history_path);
   Event e;
-  while (reader.next(e)) leases.add(e);
+  while (reader.next(e)) {
+    if (e.op == Op::crash) leases.crashed(e.client);
+    else leases.add(e);
+  }
   return leases.broken();
 }
 
