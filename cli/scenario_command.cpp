@@ -60,7 +60,8 @@ int scenario_command(int argc, char** argv) {
                 << "(any summary.csv column; see scenarios/README.md). Every run must also exercise its variant\n"
                 << "(exercised = yes: a grant, at most half the operations unknown) unless the file says exercised = no.\n"
                 << "A FILE that is a bare name and does not exist here is looked up among the shipped scenarios:\n"
-                << "PREFIX/share/semsim/scenarios beside an installed PREFIX/bin/semsim (e.g. steal-10ms.ini).\n";
+                << shipped_scenarios_help() << " (e.g. steal-10ms.ini).\n\n"
+                << docs_footer();
       return kExitOk;
     }
     if (!vm.count("file")) throw std::invalid_argument("no scenario file given");

@@ -342,7 +342,12 @@ void Simulation::State::drive(TrueTime until) {
       return;
     }
     if (o.mode == TimeMode::paced) {
-      if (!pacer.wait_until(scheduler.next_time(), [] { return interrupt_signal() != 0; })) continue;
+      // Waiting for the wall clock, the progress line follows it (a paced run may be quiet for long).
+      const auto stop = [&] {
+        progress.update(pacer.elapsed(), o.duration, grants, scheduler.events_processed());
+        return interrupt_signal() != 0;
+      };
+      if (!pacer.wait_until(scheduler.next_time(), stop)) continue;
       result.max_lag = std::max(result.max_lag, pacer.lag(scheduler.next_time()));
     }
     deliver_next(until);
@@ -416,7 +421,7 @@ void Simulation::State::deliver_next(TrueTime until) {
     execute_deliveries(std::move(batch), *link, o.command_timeout, unblock);
   }
   if (failure) std::rethrow_exception(std::exchange(failure, nullptr));
-  progress.update(scheduler.now(), end, scheduler.events_processed(), grants);
+  progress.update(scheduler.now().time_since_epoch(), o.duration, grants, scheduler.events_processed());
 }
 
 // Server faults act on Redis (through control), then on every client's connection: each one
