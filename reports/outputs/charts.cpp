@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <ostream>
+#include <sstream>
 #include <vector>
 
+#include "reports/history/output_file.h"
 #include "reports/history/text_format.h"
 #include "reports/outputs/gnuplot.h"
 
@@ -21,25 +22,37 @@ std::string in_dir(const std::string& dir, const std::string& name) {
   return (fs::path(dir) / name).string();
 }
 
-// The script draws the chart twice: SVG, then PNG. `plot` is the body after the terminal lines.
+// Text for a data file's comment line: a newline in it would start a data line.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return s;
+}
+
+// The script draws the chart twice: SVG, then PNG. `plot` is the body after the terminal lines;
+// every file it names is a plain name in `dir`, where gnuplot runs (gnuplot.h). Returns whether
+// gnuplot succeeded; throws OutputError if a chart file came out incomplete (a full disk: gnuplot
+// itself exits 0 then).
 bool draw(const Gnuplot& g, const std::string& dir, const std::string& name, const std::string& plot) {
-  std::string script = in_dir(dir, name + ".gp");
-  {
-    std::ofstream out(script);
-    out << "# Drawn by semsim; run `gnuplot " << name << ".gp` in this folder's parent to redraw.\n"
-        << "set terminal svg size 960,480 dynamic background rgb 'white'\n"
-        << "set output " << gnuplot_quote(in_dir(dir, name + ".svg")) << "\n"
-        << plot << "\n"
-        << "set terminal " << g.png_terminal << " size 960,480\n"
-        << "set output " << gnuplot_quote(in_dir(dir, name + ".png")) << "\n"
-        << "replot\nunset output\n";
-  }
-  return run_gnuplot(script);
+  write_output_file(in_dir(dir, name + ".gp"),
+                    "# Drawn by semsim; run `gnuplot " + name + ".gp` in this folder to redraw.\n"
+                    "set terminal svg size 960,480 dynamic background rgb 'white'\n"
+                    "set output '" + name + ".svg'\n" +
+                    plot + "\n"
+                    "set terminal " + g.png_terminal + " size 960,480\n"
+                    "set output '" + name + ".png'\n"
+                    "replot\nunset output\n");
+  const bool ok = run_gnuplot(dir, name + ".gp");
+  for (const char* extension : {".svg", ".png"})
+    if (!chart_file_complete(in_dir(dir, name + extension)))
+      throw OutputError("cannot write " + in_dir(dir, name + extension) + ": gnuplot left it incomplete" +
+                        (ok ? std::string(" (a full disk, or a file-size limit?)") : "; its messages: " + in_dir(dir, name + ".gp.log")));
+  return ok;
 }
 
 void write_holders(const std::string& path, const Summary& s) {
   // Explicit steps: each bucket's level from its start to the next bucket's start.
-  std::ofstream out(path);
+  std::ostringstream out;
   out << "# t_ms max_holders (most holders at any instant of a " << us_as_ms(s.holders_bucket_us)
       << " ms bucket)\n";
   for (std::size_t i = 0; i < s.holders.size(); ++i) {
@@ -49,10 +62,11 @@ void write_holders(const std::string& path, const Summary& s) {
     out << us_as_ms(t0) << ' ' << s.holders[i].max_holders << '\n'
         << us_as_ms(t1) << ' ' << s.holders[i].max_holders << '\n';
   }
+  write_output_file(path, out.str());
 }
 
 void write_skew(const std::string& path, const Summary& s) {
-  std::ofstream out(path);
+  std::ostringstream out;
   out << "# client mean_offset_ms success_rate decided_acquires\n";
   for (const ClientStats& c : s.per_client) {
     std::int64_t decided = c.granted + c.rejected;
@@ -61,10 +75,11 @@ void write_skew(const std::string& path, const Summary& s) {
         << fixed(static_cast<double>(c.granted) / static_cast<double>(decided), 6) << ' ' << decided
         << '\n';
   }
+  write_output_file(path, out.str());
 }
 
 void write_latency_cdf(const std::string& path, const Summary& s) {
-  std::ofstream out(path);
+  std::ostringstream out;
   out << "# latency_ms cumulative_fraction\n";
   auto buckets = s.acquire_latency.buckets();
   double n = static_cast<double>(s.acquire_latency.count());
@@ -78,6 +93,7 @@ void write_latency_cdf(const std::string& path, const Summary& s) {
     out << us_as_ms(buckets[i].first) << ' ' << fixed(f, 6) << '\n';
     last_written = f;
   }
+  write_output_file(path, out.str());
 }
 
 // The extent of some values, as a gnuplot range "[lo:hi]" with room around it.
@@ -105,12 +121,12 @@ struct Range {
 
 bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream& warn) {
   fs::create_directories(out_dir);
-  Gnuplot g = find_gnuplot(out_dir, warn);
+  Gnuplot g = find_gnuplot(warn);
   if (!g.available) return false;
   bool ok = true;
 
   write_holders(in_dir(out_dir, "holders.dat"), s);
-  std::string dat = gnuplot_quote(in_dir(out_dir, "holders.dat"));
+  const std::string dat = "'holders.dat'";
   std::string limit = std::to_string(s.limit);
   ok &= draw(g, out_dir, "holders",
              "set title " + gnuplot_quote(s.variant + ": holders over time (limit " + limit + ")") +
@@ -131,7 +147,7 @@ bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream&
                                           ")") +
                  "\nset xlabel 'mean clock offset at acquire (ms, client - true)'\n"
                  "set ylabel 'acquires granted / decided'\nset yrange [0:1.05]\nset key off\n"
-                 "plot " + gnuplot_quote(in_dir(out_dir, "skew_success.dat")) +
+                 "plot 'skew_success.dat'"
                  " using 2:3 with points pt 7 ps 0.8 lc rgb '#1f4e9a'");
 
   write_latency_cdf(in_dir(out_dir, "latency.dat"), s);
@@ -140,7 +156,7 @@ bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream&
                "set title " + gnuplot_quote(s.variant + ": acquire latency (invoke to ok/fail)") +
                    "\nset xlabel 'latency (ms)'\nset ylabel 'fraction of acquires <= latency'\n"
                    "set yrange [0:1]\nset key off\nset grid\n"
-                   "plot " + gnuplot_quote(in_dir(out_dir, "latency.dat")) +
+                   "plot 'latency.dat'"
                    " using 1:2 with steps lw 1.5 lc rgb '#1f4e9a'");
   if (!ok) warn << "warning: gnuplot failed on a chart in " << out_dir << " (its messages: *.gp.log there)\n";
   return ok;
@@ -149,7 +165,7 @@ bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream&
 bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::string& x_label,
                             const std::string& out_dir, std::ostream& warn) {
   fs::create_directories(out_dir);
-  Gnuplot g = find_gnuplot(out_dir, warn);
+  Gnuplot g = find_gnuplot(warn);
   if (!g.available) return false;
 
   // Variants in the order of the stats; per variant its points, per point each metric's stat.
@@ -161,11 +177,11 @@ bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::stri
     table[p.variant][p.value].push_back(&p);
   }
   // One data file per variant: x, then mean, low, high for each metric (NaN where undefined).
-  std::vector<std::string> files;
+  std::vector<std::string> files;  // plain names in out_dir
   for (std::size_t i = 0; i < variants.size(); ++i) {
-    files.push_back(in_dir(out_dir, "compare_" + std::to_string(i) + ".dat"));
-    std::ofstream out(files.back());
-    out << "# " << variants[i] << ": " << x_label;
+    files.push_back("compare_" + std::to_string(i) + ".dat");
+    std::ostringstream out;
+    out << "# " << one_line(variants[i]) << ": " << one_line(x_label);
     for (const SweepMetric& m : metrics) out << ' ' << m.name << " low high";
     out << '\n';
     for (const auto& [value, point] : table[variants[i]]) {
@@ -182,6 +198,7 @@ bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::stri
       }
       out << '\n';
     }
+    write_output_file(in_dir(out_dir, files.back()), out.str());
   }
 
   // Explicit ranges, so that one value, or equal values, still give a readable axis (and gnuplot

@@ -70,13 +70,13 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
   title += " by " + r.parameter;
 
   const std::string path = (fs::path(out_dir) / "report.html").string();
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
+  std::ostringstream out;
   out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << escape_html(title) << "</title>\n"
       << "<style>body{font:14px sans-serif;margin:16px 32px;max-width:1000px}pre{background:#f4f4f4;padding:8px;"
          "overflow-x:auto}table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;"
          "text-align:right}small{color:#555}.n{color:#999}svg{max-width:100%;height:auto}</style></head><body>\n"
       << "<h1>" << escape_html(title) << "</h1>\n"
+      << (r.partial.empty() ? "" : "<p id=\"partial\"><b>" + escape_html(r.partial) + "</b></p>\n")
       << "<p>semsim " << escape_html(r.semsim_version) << " against " << escape_html(r.redis) << ". " << r.seeds
       << " run" << (r.seeds == 1 ? "" : "s") << " per point (variant, " << escape_html(r.parameter)
       << "), with seeds " << r.first_seed;
@@ -99,7 +99,7 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
     write_table(out, m, r.stats, variants);
   }
   out << "</body></html>\n";
-  check_written(out, path);
+  write_output_file(path, out.str());
 }
 
 }  // namespace semsim

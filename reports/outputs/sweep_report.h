@@ -23,6 +23,7 @@ struct SweepReport {
   std::uint64_t first_seed = 0;  // their seeds: first_seed .. first_seed + seeds - 1
   bool charts = true;          // drawn for this sweep: else no chart is inlined (old files may remain)
   std::vector<PointStat> stats;
+  std::string partial = {};    // set when the sweep stopped early: what the page says first
 };
 
 // Writes OUT_DIR/report.html, inlining OUT_DIR/compare_METRIC.svg where it exists (a chart that

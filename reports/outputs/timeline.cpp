@@ -3,8 +3,8 @@
 #include "reports/history/output_file.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -150,8 +150,7 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
   }
 
   const int height = kTop + static_cast<int>(rows.size()) * kRowHeight + 30;
-  std::ofstream out(html_path);
-  if (!out) throw std::runtime_error("cannot open " + html_path + " for writing");
+  std::ostringstream out;
   out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>semsim timeline: "
       << escape_html(s.variant) << "</title>\n<style>body{font:13px sans-serif;margin:16px}"
       << "svg text{font:10px monospace} .legend span{display:inline-block;width:14px;height:10px;"
@@ -220,7 +219,7 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
     out << "<rect x=\"" << m.x - 1 << "\" y=\"" << kTop - 6 << "\" width=\"3\" height=\"" << rows_bottom - kTop + 12
         << "\" fill=\"#d2691e\"><title>Redis: " << escape_html(m.what) << "</title></rect>\n";
   out << "</svg>\n</body></html>\n";
-  check_written(out, html_path);
+  write_output_file(html_path, out.str());
 }
 
 }  // namespace semsim
