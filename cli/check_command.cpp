@@ -13,6 +13,7 @@
 
 #include "algorithms/api/semaphore.h"
 #include "cli/commands.h"
+#include "reports/history/text_format.h"
 #include "sim/core/interrupt.h"
 #include "sim/redis/shared_core.h"
 #include "sim/run/sweep_runner.h"
@@ -47,9 +48,10 @@ honesty; counterexample.ini written under --out, replay it with `semsim scenario
 violation alone (counterexample.ini too); 2 bad input or setup error; 130 interrupted.
 )";
 
+// The command as a shell takes it back ("semsim check" and the arguments, quoted where needed).
 std::string quote_args(int argc, char** argv) {
-  std::string out = "semsim";
-  for (int i = 0; i < argc; ++i) out += std::string(" ") + argv[i];
+  std::string out = "semsim check";
+  for (int i = 1; i < argc; ++i) out += " " + shell_quote(argv[i]);
   return out;
 }
 
@@ -118,7 +120,7 @@ void print_result(std::ostream& out, const SearchSettings& s, const SearchReport
       << "  first at case #" << r.first_failure_case << ": " << describe(r.first) << "\n"
       << "  shrunk to: " << describe(r.minimal) << "\n"
       << "  reproduce the search: " << s.reproduce << "\n"
-      << "  replay the case:      semsim scenario " << r.counterexample
+      << "  replay the case:      semsim scenario " << shell_quote(r.counterexample)
       << (r.replay_failed ? "  (replayed: fails again)" : "  (replay did not fail its expectations: see the file)")
       << "\n\n";
   std::ifstream ini(r.counterexample);
@@ -169,7 +171,6 @@ int check_command(int argc, char** argv) {
     return kExitBadInput;
   }
 
-  install_interrupt_handlers();
   print_plan(std::cout, s);
   try {
     std::filesystem::create_directories(s.out);
@@ -188,7 +189,7 @@ int check_command(int argc, char** argv) {
     if (!r.found) return exit_code(Finding::none);
     return exit_code(r.violation == Violation::liveness ? Finding::liveness_violation_alone : Finding::safety_violation);
   } catch (const std::exception& e) {
-    std::cerr << "semsim check: " << e.what() << "\n";
+    std::cerr << "semsim check: " << what_failed(e) << "\n";
     return exit_code_after_error();
   }
 }

@@ -3,6 +3,10 @@
 // input/setup, 3 a liveness violation alone (check), 130 interrupted).
 #pragma once
 
+#include <exception>
+#include <new>
+#include <string>
+
 #include "sim/core/interrupt.h"
 
 namespace semsim {
@@ -34,6 +38,13 @@ constexpr int exit_code(Finding f) {
     case Finding::liveness_violation_alone: return kExitLivenessOnly;
   }
   return kExitFinding;
+}
+
+// An error as a command says it: std::bad_alloc's own text ("std::bad_alloc") says nothing.
+inline std::string what_failed(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e))
+    return "ran out of memory (the memory this process may use: ulimit -v, a cgroup, the machine's RAM)";
+  return e.what();
 }
 
 // A command that stopped on an error: interrupted (130) if a Ctrl-C came, else bad input/setup (2).
