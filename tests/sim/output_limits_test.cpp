@@ -1,6 +1,7 @@
-// A run whose outputs cannot be written says so and exits 2 (docs/contract.md, "Outputs"), and the
-// history it wrote up to then stays valid. A file-size limit (ulimit -f) stands in for a full disk:
-// gnuplot, like on a full disk, exits 0 with its chart cut short.
+// Limits of the machine, said as what they are (docs/contract.md): a run whose outputs cannot be
+// written says so and exits 2, and the history it wrote up to then stays valid (a file-size limit,
+// ulimit -f, stands in for a full disk: gnuplot, like on a full disk, exits 0 with its chart cut
+// short); a run whose clients do not fit in memory says how many did.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -46,6 +47,30 @@ TEST(OutputLimits, AChartCutShortIsAnErrorAndTheHistoryStaysValid) {
                  "--no-charts --out " + (dir / "zero").string() + " 2>&1 >/dev/null) | cat >" + (dir / "err0").string()),
             2);
   EXPECT_NE(slurp(dir / "err0").find("File too large"), std::string::npos) << slurp(dir / "err0");
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SEMSIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SEMSIM_ASAN 1
+#endif
+#endif
+
+TEST(OutputLimits, ClientsThatDoNotFitInMemoryAreToldWithHowManyDid) {
+#ifdef SEMSIM_ASAN
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit allows";
+#endif
+  const fs::path dir = fs::path(::testing::TempDir()) / "output_limits_memory";
+  fs::remove_all(dir);
+  EXPECT_EQ(bash("(ulimit -v 1500000; exec " + std::string(SEMSIM_BINARY) + " run --variant lua --clients 1000000 "
+                 "--duration 1s --no-charts --out " + (dir / "out").string() + " >/dev/null 2>" +
+                 (dir.string() + ".err") + ")"),
+            2);
+  const std::string err = slurp(dir.string() + ".err");
+  EXPECT_NE(err.find("semsim run: ran out of memory building the clients: "), std::string::npos) << err;
+  EXPECT_NE(err.find(" of 1000000 fit in the memory"), std::string::npos) << err;
+  EXPECT_EQ(err.find("std::bad_alloc"), std::string::npos) << err;
 }
 
 }  // namespace
