@@ -107,7 +107,7 @@ TEST(Sentinel, SentinelsWithAPasswordAreAskedWithIt) {
   ServerSetup setup;
   setup.sentinel = true;
   EmbeddedRedis redis(setup);
-  const RedisTarget& sentinel = redis.sentinels().front();
+  const RedisTarget sentinel = redis.sentinels().front();
   RedisLink::connect(sentinel)->execute({{"ACL", "SETUSER", "default", ">sentinel-secret"}});
   const std::string address = sentinel.host + ":" + std::to_string(sentinel.port);
   const fs::path dir = fs::path(::testing::TempDir()) / "sentinel_password";

@@ -41,7 +41,9 @@ TEST(Signals, ASigintToABackgroundJobThatInheritedItIgnoredStopsTheRun) {
   const fs::path dir = scratch("ignored");
   EXPECT_EQ(bash("(trap '' INT; exec $S run --variant lua --mode paced --clients 2 --duration 60s --no-charts --out " +
                  (dir / "out").string() + " >/dev/null 2>" + (dir / "err").string() + ") & pid=$!\n"
-                 "for i in $(seq 100); do [ -s " + (dir / "out" / "history.csv").string() + " ] && break; sleep 0.1; done\n"
+                 // Once the run has begun (its run row and a row after it).
+                 "for i in $(seq 100); do [ \"$(wc -l <" + (dir / "out" / "history.csv").string() +
+                 " 2>/dev/null)\" -ge 3 ] && break; sleep 0.1; done\n"
                  "kill -INT $pid; wait $pid\n"),
             130);
   EXPECT_NE(slurp(dir / "out" / "history.csv").find(",run,fail,"), std::string::npos);
