@@ -546,13 +546,14 @@ class IniReader {
       throw ini_.error(op + ".command", "the first word must be the command's name, not '" + words_text(s.command[0]) + "'");
     // Which other words are keys, Redis says once the run starts (key_words). These commands reach
     // keys that no word names, or another database: the run's own keys could not be told apart.
-    std::string name = s.command[0][0].text;
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
+    const auto upper = [](std::string text) {
+      std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
+      return text;
+    };
+    const std::string name = upper(s.command[0][0].text);
     static const std::set<std::string> scripts{"EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL", "FCALL_RO"};
     static const std::set<std::string> databases{"MOVE", "MIGRATE", "SELECT", "SWAPDB"};
-    const auto db_option = [](const Word& w) {
-      return w.size() == 1 && w[0].kind == Ph::text && (w[0].text == "DB" || w[0].text == "db" || w[0].text == "Db");
-    };
+    const auto db_option = [&](const Word& w) { return w.size() == 1 && w[0].kind == Ph::text && upper(w[0].text) == "DB"; };
     if (scripts.count(name))
       throw ini_.error(op + ".command", name + " runs a script, which may touch keys no word names: write `" + op +
                                             " = FILE.lua` with its keys in " + op + ".keys");

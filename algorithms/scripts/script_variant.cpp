@@ -1,10 +1,10 @@
 // `script:FILE.ini` variants: the user's Lua scripts as a semaphore. The INI format, placeholders
 // and reply conventions are documented in script_variant.h and docs/script-variants.md.
 //
-// Every Redis command of this variant is built here: COMMAND GETKEYS and SCRIPT LOAD in prepare(), one EVALSHA per
-// operation (as the built-in `lua` variant, so that a script re-expressing it sees the same
-// simulated timing), SCRIPT LOAD + EVALSHA again on NOSCRIPT, and TIME only where the run has no
-// server clock and server_time = time.
+// Every Redis command of this variant is built here: COMMAND GETKEYS and SCRIPT LOAD in prepare(),
+// one EVALSHA per operation (as the built-in `lua` variant, so that a script re-expressing it sees
+// the same simulated timing), SCRIPT LOAD + EVALSHA again on NOSCRIPT, and TIME only where the run
+// has no server clock and server_time = time.
 #include "algorithms/scripts/script_variant.h"
 
 #include <algorithm>

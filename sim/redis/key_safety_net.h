@@ -2,11 +2,11 @@
 // a CI job's timeout) expire on their own: every key under the run's prefix gets an expiry, the
 // run's expected end plus a margin, unless it has one of the variant's.
 //
-// Two parts. The run's link gives it (RedisLink::give_keys_expiry): after each request, in the same
-// pipeline, `PEXPIREAT WORD D NX` for every word of the request under the prefix (a word that is no
-// key is a no-op: nothing under the prefix but the run's keys), so that a key a request creates or
-// rewrites (ZINTERSTORE, SET) has its expiry before anything else runs; NX leaves the variant's own
-// TTLs alone. D is one value for the whole run, so that the net knows its own expiry. And a thread
+// Two parts. The run's link gives it (RedisLink::give_keys_expiry): at the end of each pipeline, in
+// the same write, `PEXPIREAT WORD D NX` for every word of its requests under the prefix (a word that
+// is no key is a no-op: nothing under the prefix but the run's keys), so that a key a pipeline
+// creates or rewrites (ZINTERSTORE, SET) has its expiry before the next pipeline runs; NX leaves the
+// variant's own TTLs alone. D is one value for the whole run, so that the net knows its own expiry. And a thread
 // of its own, on a connection of its own, looks at the run's keys every second or so (SCAN; at
 // most a tenth of the time where SCAN takes long): a key without expiry gets D (Redis before 7.0
 // has no NX), and once the run goes on past its expected end, D moves on, and the keys whose expiry

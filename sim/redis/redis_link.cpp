@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <set>
 #include <utility>
 
 extern "C" {
@@ -79,9 +80,11 @@ struct RedisLink::Impl {
   bool pipeline_open = false;     // a request was submitted since the last write
   std::deque<Request> in_flight;  // awaiting replies, oldest first
   std::deque<Request> ready;      // complete; `done` not yet called
-  // The safety net's expiry for the words under this prefix (give_keys_expiry).
+  // The safety net's expiry for the words under this prefix (give_keys_expiry), and the words of
+  // the pipeline being queued that get it when it is written.
   std::string expiry_prefix;
   std::shared_ptr<const std::atomic<std::int64_t>> expiry_deadline;
+  std::set<std::string> expiry_words;
   // Scratch for redisAsyncCommandArgv, reused so a command costs no allocation of ours.
   std::vector<const char*> argv;
   std::vector<std::size_t> argv_lengths;
@@ -154,7 +157,7 @@ struct RedisLink::Impl {
       ++sent;
     }
     Request& queued = in_flight.back();
-    if (queued.expected == commands.size()) give_expiry(commands);
+    if (queued.expected == commands.size()) note_expiry_words(commands);
     if (queued.expected < commands.size()) {
       queued.error = std::make_exception_ptr(LinkError(describe_failure()));
       if (queued.expected == 0) {
@@ -164,23 +167,26 @@ struct RedisLink::Impl {
     }
   }
 
-  // The harness's PEXPIREAT ... NX after a request (give_keys_expiry): replies read and dropped.
-  void give_expiry(const std::vector<Command>& commands) {
+  // The words of a request under the safety net's prefix (give_keys_expiry).
+  void note_expiry_words(const std::vector<Command>& commands) {
     if (!expiry_deadline) return;
-    const std::int64_t deadline = expiry_deadline->load();
-    if (deadline <= 0) return;
-    const std::string at = std::to_string(deadline);
-    std::vector<const std::string*> words;
     for (const Command& command : commands)
       for (std::size_t i = 1; i < command.size(); ++i)
-        if (command[i].starts_with(expiry_prefix) &&
-            std::none_of(words.begin(), words.end(), [&](const std::string* w) { return *w == command[i]; }))
-          words.push_back(&command[i]);
-    for (const std::string* word : words) {
-      const char* args[] = {"PEXPIREAT", word->data(), at.data(), "NX"};
-      const std::size_t lengths[] = {9, word->size(), at.size(), 2};
-      if (redisAsyncCommandArgv(context, nullptr, nullptr, 4, args, lengths) != REDIS_OK) return;
+        if (command[i].starts_with(expiry_prefix)) expiry_words.insert(command[i]);
+  }
+
+  // The pipeline's last commands, in the same write: PEXPIREAT WORD D NX for each word noted since
+  // the last write (once per pipeline, however many requests name it). Their replies are dropped.
+  void give_expiry() {
+    const std::int64_t deadline = expiry_deadline ? expiry_deadline->load() : 0;
+    const std::string at = std::to_string(deadline);
+    for (const std::string& word : expiry_words) {
+      if (deadline <= 0) break;
+      const char* args[] = {"PEXPIREAT", word.data(), at.data(), "NX"};
+      const std::size_t lengths[] = {9, word.size(), at.size(), 2};
+      if (redisAsyncCommandArgv(context, nullptr, nullptr, 4, args, lengths) != REDIS_OK) break;
     }
+    expiry_words.clear();
   }
 
   // Once the context is gone, nothing in flight will ever be answered.
@@ -225,6 +231,7 @@ struct RedisLink::Impl {
   // What is queued leaves: the next submit starts another pipeline.
   void handle_write() {
     pipeline_open = false;
+    if (!expiry_words.empty()) give_expiry();
     redisAsyncHandleWrite(context);
   }
 

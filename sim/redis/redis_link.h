@@ -42,11 +42,12 @@ class RedisLink final : public Connection {
   // come back within a fraction of a millisecond, and sleeping costs more). Not when Redis runs on
   // the same core as this thread (shared_core.h): there asking again only keeps Redis waiting.
   void spin_while_waiting(bool spin);
-  // The safety net's expiry (key_safety_net.h): after each request, in the same pipeline, every
-  // word of it that starts with `prefix` (the command names aside) gets PEXPIREAT WORD D NX, D the
-  // deadline's value then (0: not yet). So a key the request creates has an expiry before anything
-  // else runs, and a process killed at any moment cannot leave it without one. These commands are
-  // the harness's: not counted in commands_sent(), their replies dropped. Null: off.
+  // The safety net's expiry (key_safety_net.h): at the end of each pipeline, in the same write,
+  // every word of its requests that starts with `prefix` (the command names aside) gets PEXPIREAT
+  // WORD D NX, once, D the deadline's value then (0: not yet). So a key the pipeline creates or
+  // rewrites has an expiry before the next pipeline runs, and a process killed at any moment cannot
+  // leave it without one. These commands are the harness's: not counted in commands_sent(), their
+  // replies dropped. Null: off.
   void give_keys_expiry(std::string prefix, std::shared_ptr<const std::atomic<std::int64_t>> deadline);
 
   struct Impl;
