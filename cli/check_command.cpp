@@ -14,6 +14,7 @@
 #include "algorithms/api/semaphore.h"
 #include "cli/commands.h"
 #include "cli/shard_options.h"
+#include "reports/history/text_format.h"
 #include "sim/core/interrupt.h"
 #include "sim/redis/shared_core.h"
 #include "sim/run/sweep_runner.h"
@@ -51,9 +52,10 @@ or no verdict: no violation, but the cases never exercised the variant (no acqui
 more than half of the operations unknown: an error reply, a dropped connection); 130 interrupted.
 )";
 
+// The command as a shell takes it back ("semsim check" and the arguments, quoted where needed).
 std::string quote_args(int argc, char** argv) {
-  std::string out = "semsim";
-  for (int i = 0; i < argc; ++i) out += std::string(" ") + argv[i];
+  std::string out = "semsim check";
+  for (int i = 1; i < argc; ++i) out += " " + shell_quote(argv[i]);
   return out;
 }
 
@@ -135,7 +137,7 @@ void print_result(std::ostream& out, const SearchSettings& s, const SearchReport
       << "  shrunk to: " << describe(r.minimal) << "\n"
       << "  preconditions:        " << preconditions_verdict(r.minimal, s.variant, s.lock_timeout_us) << "\n"
       << "  counterexample:       " << r.counterexample << " (with the clients.csv and actions.csv beside it)\n"
-      << "  replay the case:      semsim scenario " << r.counterexample
+      << "  replay the case:      semsim scenario " << shell_quote(r.counterexample)
       << (r.replay_failed ? "  (replayed: fails again)" : "  (replay did not fail its expectations: see the file)")
       << "\n"
       << "  reproduce the search: " << s.reproduce << "\n";
@@ -189,7 +191,6 @@ int check_command(int argc, char** argv) {
     return kExitBadInput;
   }
 
-  install_interrupt_handlers();
   print_plan(std::cout, s);
   try {
     std::filesystem::create_directories(s.out);
@@ -219,7 +220,7 @@ int check_command(int argc, char** argv) {
     if (!r.found) return exit_code(Finding::none);
     return exit_code(r.violation == Violation::liveness ? Finding::liveness_violation_alone : Finding::safety_violation);
   } catch (const std::exception& e) {
-    std::cerr << "semsim check: " << e.what() << "\n";
+    std::cerr << "semsim check: " << what_failed(e) << "\n";
     return exit_code_after_error();
   }
 }

@@ -3,6 +3,8 @@
 // input/setup, 3 a liveness violation alone (check), 130 interrupted).
 #pragma once
 
+#include <exception>
+#include <new>
 #include <string>
 
 #include "sim/core/interrupt.h"
@@ -43,6 +45,13 @@ constexpr int exit_code(Finding f) {
     case Finding::not_exercised: return kExitBadInput;
   }
   return kExitFinding;
+}
+
+// An error as a command says it: std::bad_alloc's own text ("std::bad_alloc") says nothing.
+inline std::string what_failed(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e))
+    return "ran out of memory (the memory this process may use: ulimit -v, a cgroup, the machine's RAM)";
+  return e.what();
 }
 
 // A command that stopped on an error: interrupted (130) if a Ctrl-C came, else bad input/setup (2).

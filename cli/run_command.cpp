@@ -61,7 +61,6 @@ int run_command(int argc, char** argv) {
     return kExitBadInput;
   }
 
-  install_interrupt_handlers();
   try {
     RedisSession redis(options.redis_url, options.server);
     const RunOutput out = execute_run(options, redis, std::cerr);
@@ -99,7 +98,7 @@ int run_command(int argc, char** argv) {
     }
     return exit_code(Finding::none);
   } catch (const std::exception& e) {
-    std::cerr << "semsim run: " << e.what() << "\n";
+    std::cerr << "semsim run: " << what_failed(e) << "\n";
     return exit_code_after_error();
   }
 }

@@ -73,10 +73,9 @@ int scenario_command(int argc, char** argv) {
     for (const auto& f : vm["file"].as<std::vector<std::string>>()) scenarios.push_back(load_scenario(resolve_scenario_path(f)));
   } catch (const std::exception& e) {
     std::cerr << "semsim scenario: " << e.what() << "\n";
-    return kExitBadInput;
+    return exit_code_after_error();  // the files are read here: a Ctrl-C may stop that
   }
 
-  install_interrupt_handlers();
   Tally tally;
   try {
     RedisSession redis(redis_url);
@@ -144,7 +143,7 @@ int scenario_command(int argc, char** argv) {
       }
     }
   } catch (const std::exception& e) {
-    std::cerr << "semsim scenario: " << e.what() << "\n";
+    std::cerr << "semsim scenario: " << what_failed(e) << "\n";
     return exit_code_after_error();
   }
   std::cout << "expectations: " << tally.met << " passed, " << tally.failed << " failed\n";

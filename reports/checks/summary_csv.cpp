@@ -1,12 +1,13 @@
 #include "reports/checks/summary_csv.h"
 
-#include <fstream>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 
 #include "reports/checks/exercise.h"
 #include "reports/checks/fairness.h"
 #include "reports/checks/sweep_metrics.h"
+#include "reports/history/output_file.h"
 #include "reports/history/text_format.h"
 
 namespace semsim {
@@ -166,20 +167,16 @@ std::string summary_csv_row(const Summary& s) {
 // The run's speed lives apart from summary.csv: it depends on the machine, not on the history,
 // and `semsim analyze` must give every column of summary.csv back from the history alone.
 void write_throughput_csv(const std::string& path, const Summary& s) {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
+  std::ostringstream out;
   out << "wall_s,commands,commands_per_s,operations,operations_per_s,round_trips,round_trips_per_s,speed_x\n"
       << fixed(s.wall_s, 3) << ',' << opt_int(s.commands) << ',' << fixed(s.commands_per_s, 1) << ',' << s.operations
       << ',' << fixed(s.operations_per_s, 1) << ',' << opt_int(s.round_trips) << ',' << fixed(s.round_trips_per_s, 1)
       << ',' << fixed(s.speed_x, 2) << '\n';
-  if (!out.flush()) throw std::runtime_error("cannot write " + path);
+  write_output_file(path, out.str());
 }
 
 void write_summary_csv(const std::string& path, const Summary& s) {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
-  out << summary_csv_header() << '\n' << summary_csv_row(s) << '\n';
-  if (!out.flush()) throw std::runtime_error("cannot write " + path);
+  write_output_file(path, summary_csv_header() + '\n' + summary_csv_row(s) + '\n');
 }
 
 std::string sweep_csv_header() {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -283,10 +282,7 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
   }
   d += "]}";
 
-  std::ofstream out(html_path);
-  if (!out) throw std::runtime_error("cannot open " + html_path + " for writing");
-  out << timeline_page(s.variant, d);
-  check_written(out, html_path);
+  write_output_file(html_path, timeline_page(s.variant, d));
 }
 
 }  // namespace semsim

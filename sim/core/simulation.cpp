@@ -125,6 +125,7 @@ struct Simulation::State {
         redis_clock(sim.redis_clock_),
         link(sim.link_),
         key_prefix(sim.key_prefix_),
+        prefix_in_run_row(sim.prefix_in_run_row_),
         table(sim.table_),
         actions(sim.actions_),
         sink(sim.sink_),
@@ -161,6 +162,7 @@ struct Simulation::State {
   ServerClock* redis_clock;
   Connection* link;
   const std::string& key_prefix;
+  const bool prefix_in_run_row;
   const std::map<int, ClientSpec>& table;
   const std::vector<ScriptedAction>& actions;
   Recorder::Sink& sink;
@@ -201,7 +203,17 @@ RunResult Simulation::run() {
   check_inputs();
   s.start_redis_clock();
   s.prepare();
-  s.build_clients();
+  try {
+    s.build_clients();
+  } catch (const std::bad_alloc&) {
+    const std::size_t built = s.clients.empty() ? 0 : s.clients.size() - 1;  // [0] is the harness
+    s.clients.clear();
+    s.workload.reset();
+    throw OutOfMemory("ran out of memory building the clients: " + std::to_string(built) + " of " +
+                      std::to_string(options_.clients) + " fit in the memory this process may use (ulimit -v, a "
+                      "cgroup, the machine's RAM), before the run needed any for itself: try --clients " +
+                      std::to_string(std::max<std::size_t>(1, built / 2)) + " or fewer");
+  }
   s.schedule_server_faults();
   s.schedule_actions();
   s.drive_to_end();
@@ -224,9 +236,11 @@ void Simulation::State::prepare() {
   Task<void> task = semaphore.prepare(*clients[0]);
   task.start();
   drive(TrueTime::max());
+  if (!task.done() && interrupt_signal()) throw Interrupted(interrupted_by() + " while the variant prepared");
   if (!task.done()) throw SetupError("the variant's preparation did not finish");
   task.result();  // throws SetupError
-  recorder.record(0, Micros(0), Op::run, Phase::info, {}, run_detail(o));
+  recorder.record(0, Micros(0), Op::run, Phase::info, {},
+                  run_detail(o) + (prefix_in_run_row ? " prefix=" + key_prefix : std::string()));
 }
 
 // Clients 1..N with their clocks, networks and workloads; the harness's own tasks (sampling what
@@ -338,7 +352,7 @@ void Simulation::State::schedule_actions() {
 void Simulation::State::drive(TrueTime until) {
   while (!scheduler.empty() && scheduler.next_time() < until) {
     if (interrupt_signal()) {
-      result.stop_reason = "interrupted by signal " + std::to_string(interrupt_signal());
+      result.stop_reason = interrupted_by();
       return;
     }
     if (o.mode == TimeMode::paced) {
@@ -506,8 +520,12 @@ void Simulation::State::drive_to_end() {
     result.timed_out = true;
     workload->connection_lost(e.what());
   } catch (const LinkError& e) {
-    result.stop_reason = std::string("redis: ") + e.what();
-    workload->connection_lost(e.what());
+    // A signal closes the link too (replies still on their way would be lost), but Redis did not fail.
+    result.stop_reason = interrupt_signal() ? interrupted_by() : std::string("redis: ") + e.what();
+    workload->connection_lost(interrupt_signal() ? interrupted_by() : e.what());
+  } catch (const std::bad_alloc&) {
+    result.stop_reason = "ran out of memory at true time " + std::to_string(ms(scheduler.now().time_since_epoch())) +
+                         " ms, with " + std::to_string(o.clients) + " clients built: fewer clients or a shorter run fit";
   } catch (const std::exception& e) {
     result.stop_reason = std::string("a client failed: ") + e.what();
   }

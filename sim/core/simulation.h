@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include <map>
@@ -30,6 +31,11 @@ struct RunResult {
   bool timed_out = false;  // Redis did not answer within --command-timeout
 };
 
+// The clients did not fit in the memory this process may use (exit 2, saying how many did).
+struct OutOfMemory : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class Simulation {
  public:
   // `inputs`: the clients table and scripted actions; `link` is the connection every request
@@ -37,8 +43,9 @@ class Simulation {
   Simulation(const RunOptions& options, RunInputs inputs, Semaphore& semaphore, Connection& link,
              Recorder::Sink sink);
   ~Simulation();
-  // Throws SetupError / InputError before anything ran; after that, failures end the run and
-  // are reported in the result (and in the history's last row).
+  // Throws SetupError / InputError before anything ran, OutOfMemory if the clients do not fit;
+  // after that, failures end the run and are reported in the result (and in the history's last
+  // row), running out of memory included.
   RunResult run();
   // What run() checks first, callable before any output is written (after the setters below):
   // server faults in actions.csv that this run cannot apply, and server_jump actions that would
@@ -52,7 +59,11 @@ class Simulation {
   // Its link replaces the constructor's from then on. `processes`: whether it can restart and
   // fail over (the embedded server), or only drop connections (a user's server).
   // The run's key prefix: where --fill-memory writes its keys.
-  void set_key_prefix(std::string prefix) { key_prefix_ = std::move(prefix); }
+  // The run's keys' prefix; `in_run_row`: said in the history's run row too (prefix=).
+  void set_key_prefix(std::string prefix, bool in_run_row = false) {
+    key_prefix_ = std::move(prefix);
+    prefix_in_run_row_ = in_run_row;
+  }
   void set_server_control(ServerControl* control, bool processes) {
     control_ = control;
     control_processes_ = processes;
@@ -68,6 +79,7 @@ class Simulation {
   Semaphore& semaphore_;
   Connection* link_;
   std::string key_prefix_;
+  bool prefix_in_run_row_ = false;
   ServerControl* control_ = nullptr;
   bool control_processes_ = false;
   Recorder::Sink sink_;

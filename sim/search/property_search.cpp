@@ -17,6 +17,8 @@
 #include "reports/checks/leases.h"
 #include "reports/history/history_reader.h"
 #include "reports/history/output_file.h"
+#include "reports/history/text_format.h"
+#include "sim/core/interrupt.h"
 #include "sim/core/wall_clock.h"
 #include "sim/run/run_execution.h"
 #include "sim/scenario/run_options_io.h"
@@ -108,7 +110,7 @@ std::string write_counterexample(const SearchSettings& s, const SearchReport& r)
       << "#   at case " << r.first_failure_case << " (" << describe(r.first) << ")\n"
       << "#   shrunk in " << r.shrink_steps << " steps to: " << describe(r.minimal) << "\n"
       << "# preconditions: " << preconditions_verdict(r.minimal, s.variant, s.lock_timeout_us) << "\n"
-      << "# replay: semsim scenario " << path << "\n";
+      << "# replay: semsim scenario " << shell_quote(path) << "\n";
   std::istringstream lines(ini.str());
   for (std::string line; std::getline(lines, line);) {
     if (line.starts_with("clients-file = ")) line = "clients-file = clients.csv";
@@ -158,6 +160,15 @@ class Search {
     if (first && report_.error.empty()) shrink(*first);
     report_.seconds = watch_.seconds();
     if (s_.progress) std::cerr << "\r\033[K" << std::flush;
+    if (!report_.error.empty() && interrupt_signal()) {
+      // Ctrl-C: what was searched so far is the answer, and the case folders hold nothing to keep.
+      report_.error = report_.first_failure_case == 0
+                          ? "interrupted after " + std::to_string(report_.cases_run) + " cases, no violation so far"
+                          : "interrupted while shrinking the " + std::string(to_string(report_.violation)) +
+                                " violation of case #" + std::to_string(report_.first_failure_case) +
+                                ": no counterexample written";
+      for (std::size_t job = 0; job < redis_.size(); ++job) fs::remove_all(scratch(job));
+    }
     if (!report_.error.empty()) return report_;  // the case folders stay, to look at
     // No violation in cases that never exercised the variant is no pass (exercise.h).
     if (!first && !report_.exercise.exercised())

@@ -225,6 +225,16 @@ TEST_F(Search, CommandLineExitCodesAndReplay) {
   std::ofstream(never / "v.ini") << "acquire = boom.lua\nrelease.command = DEL {key}\n";
   EXPECT_EQ(2, run(bin + " check --variant script:" + (never / "v.ini").string() + " --cases 5 --out " +
                    (never / "out").string()));
+  // Sharded, each shard says so, and so does the merge of the shards: no pass either.
+  for (const char* k : {"1/2", "2/2"})
+    EXPECT_EQ(2, run(bin + " check --variant script:" + (never / "v.ini").string() + " --cases 6 --shard " + k +
+                     " --out " + (never / ("shard-" + std::string(1, k[0]))).string()));
+  EXPECT_EQ(2, run(bin + " merge " + (never / "shard-1").string() + " " + (never / "shard-2").string() + " --out " +
+                   (never / "merged").string()));
+  const std::string lua1 = dir("cli-lua-1"), lua2 = dir("cli-lua-2");
+  EXPECT_EQ(0, run(bin + " check --variant lua --cases 6 --shard 1/2 --out " + lua1));
+  EXPECT_EQ(0, run(bin + " check --variant lua --cases 6 --shard 2/2 --out " + lua2));
+  EXPECT_EQ(0, run(bin + " merge " + lua1 + " " + lua2 + " --out " + dir("cli-lua-merged")));
   EXPECT_EQ(2, run(bin + " check --variant no-such-variant"));
   EXPECT_EQ(2, run(bin + " check --variant basic --cases 0"));
 }
