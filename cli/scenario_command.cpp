@@ -1,4 +1,5 @@
 // semsim scenario FILE...: runs scenario files and compares the results with their expectations.
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -8,6 +9,7 @@
 
 #include "algorithms/registry.h"
 #include "cli/commands.h"
+#include "reports/checks/exercise.h"
 #include "reports/checks/summary_csv.h"
 #include "sim/core/interrupt.h"
 #include "sim/redis/shipped_files.h"
@@ -81,7 +83,8 @@ int scenario_command(int argc, char** argv) {
     if (vm.count("help")) {
       std::cout << o << "\nA scenario file holds the options of `semsim run` and an [expect] section:\n"
                 << "  over_admission = 1 | over_admission_max = 0 | granted_min = 100 | over_admission_trend = increasing\n"
-                << "(any summary.csv column; see scenarios/README.md).\n"
+                << "(any summary.csv column; see scenarios/README.md). Every run must also exercise its variant\n"
+                << "(exercised = yes: a grant, at most half the operations unknown) unless the file says exercised = no.\n"
                 << "A FILE that is a bare name and does not exist here is looked up among the shipped scenarios:\n"
                 << shipped_scenarios_help() << " (e.g. steal-10ms.ini).\n\n"
                 << docs_footer();
@@ -107,10 +110,9 @@ int scenario_command(int argc, char** argv) {
       for (Scenario& sc : scenarios) use_variant(sc, variant);
   } catch (const std::exception& e) {
     std::cerr << "semsim scenario: " << e.what() << "\n";
-    return kExitBadInput;
+    return exit_code_after_error();  // the files are read here: a Ctrl-C may stop that
   }
 
-  install_interrupt_handlers();
   Tally tally;
   try {
     RedisSession redis(redis_url);
@@ -120,6 +122,7 @@ int scenario_command(int argc, char** argv) {
       const std::vector<std::string> labels = variant_labels(sc.variants);
       for (std::size_t v = 0; v < sc.variants.size(); ++v) {
         std::vector<std::map<std::string, std::string>> results;
+        std::vector<std::string> why_not;  // per run (as results): why it did not exercise the variant
         for (std::size_t p = 0; p < points; ++p) {
           RunOptions options = sc.runs[v * points + p];
           options.charts = charts;
@@ -153,17 +156,37 @@ int scenario_command(int argc, char** argv) {
               return exit_code_after_error();
             }
             results.push_back(summary_values(run.summary));
+            Exercise exercise;
+            exercise.add(run.summary);
+            why_not.push_back(exercise.why_not("this run"));
           }
         }
         const std::string& variant = sc.variants[v];
+        const auto applies = [&](const Expectation& e) {
+          return e.variant.empty() || e.variant == variant || e.variant == labels[v] || e.variant == variant_label(variant);
+        };
+        // results: point-major, `repeat` runs per point (seeds seed, seed + 1, ...).
+        const std::size_t per_point = results.size() / points;
+        const auto seed_label = [&](std::size_t r) {
+          return per_point > 1 ? " seed " + std::to_string(sc.runs[v * points].seed + r) : std::string();
+        };
+        const auto run_label = [&](std::size_t i) {  // results[i]
+          const std::size_t p = i / per_point;
+          return (points > 1 ? variant + " " + sc.sweep_option + "=" + sc.sweep_values[p] : variant) + seed_label(i % per_point);
+        };
+        // Every run must exercise its variant (reports/DEFINITIONS.md, Exercised), unless the file
+        // says otherwise (`exercised = no`): a claim met by a run that granted nothing is met vacuously.
+        if (std::none_of(sc.expectations.begin(), sc.expectations.end(),
+                         [&](const Expectation& e) { return applies(e) && e.metric == "exercised"; })) {
+          const Expectation implied = parse_expectation("exercised", "yes");
+          for (std::size_t p = 0; p < results.size(); ++p) {
+            const Judgement j = judge(implied, results[p]);
+            report(std::cout, run_label(p), implied, j, tally);
+            if (!j.met) std::cout << "          " << why_not[p] << "\n";
+          }
+        }
         for (const Expectation& e : sc.expectations) {
-          if (!e.variant.empty() && e.variant != variant && e.variant != labels[v] && e.variant != variant_label(variant))
-            continue;
-          // results: point-major, `repeat` runs per point (seeds seed, seed + 1, ...).
-          const std::size_t per_point = results.size() / points;
-          const auto seed_label = [&](std::size_t r) {
-            return per_point > 1 ? " seed " + std::to_string(sc.runs[v * points].seed + r) : std::string();
-          };
+          if (!applies(e)) continue;
           if (e.kind == Expectation::Kind::trend) {
             for (std::size_t r = 0; r < per_point; ++r) {
               std::vector<std::string> seen;
@@ -180,8 +203,7 @@ int scenario_command(int argc, char** argv) {
             for (std::size_t r = 0; r < per_point; ++r) {
               const Judgement j = judge(e, results[p * per_point + r]);
               met += j.met;
-              report(std::cout, (points > 1 ? variant + " " + sc.sweep_option + "=" + sc.sweep_values[p] : variant) + seed_label(r),
-                     e, j, tally);
+              report(std::cout, run_label(p * per_point + r), e, j, tally);
             }
           if (per_point > 1)
             std::cout << "  " << e.describe() << ": met in " << met << " of " << results.size() << " runs\n";
@@ -189,7 +211,7 @@ int scenario_command(int argc, char** argv) {
       }
     }
   } catch (const std::exception& e) {
-    std::cerr << "semsim scenario: " << e.what() << "\n";
+    std::cerr << "semsim scenario: " << what_failed(e) << "\n";
     return exit_code_after_error();
   }
   std::cout << "expectations: " << tally.met << " passed, " << tally.failed << " failed\n";
