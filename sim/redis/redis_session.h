@@ -31,10 +31,23 @@ class RedisSession final : public ServerControl {
   // Server faults (ServerControl): the embedded server only; a user's server throws
   // std::logic_error (runs refuse server faults there before they start).
   void restart() override;
+  void go_down() override;
+  void come_back() override;
   void cut_off_replica() override;
   void fail_over() override;
   void reconnect() override;
   void unblock() override;
+
+  // Redlock runs (--masters N): masters 2..N, each a session of its own: an embedded server with
+  // its own directory, clock and persistence (setups[1..]), or the user's Redis at urls[0..]
+  // (--redis given N times) when this session is the user's. Master 1 is this session, set up by
+  // use_setup. Masters beyond the run's are stopped. Throws as the constructor does.
+  void use_masters(const std::vector<ServerSetup>& setups, const std::vector<std::string>& urls);
+  int masters() const { return 1 + static_cast<int>(others_.size()); }
+  // Master `m` (0-based; 0 is this session).
+  RedisSession& master(int m) { return m == 0 ? *this : *others_.at(static_cast<std::size_t>(m - 1)); }
+  // Where this master is: its address for a process of one's own (a driver) to connect to.
+  const RedisTarget& target() const { return target_; }
 
   const std::string& server_version() const { return version_; }
   std::string describe() const;  // "embedded redis-server 7.0.15" / "redis 7.2.4 at unix:///..."
@@ -70,7 +83,9 @@ class RedisSession final : public ServerControl {
   bool pinned_ = false;  // the embedded server is on one core with the run's thread
   std::vector<RedisTarget> sentinels_;  // where to ask for the primary; empty: target_ is it
   std::string master_;
-  RedisTarget data_node_;  // credentials and database for the primary the sentinels name
+  RedisTarget data_node_;
+  std::vector<std::unique_ptr<RedisSession>> others_;  // masters 2..N
+  std::vector<std::string> other_urls_;                // the user's, for masters 2..N  // credentials and database for the primary the sentinels name
   void connect();  // a fault left the topology other than its setup says
   // link_ anew to target_, sleeping or spinning as pinned_ says.
   void open_link(int tolerated_interrupts);

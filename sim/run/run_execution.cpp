@@ -37,9 +37,25 @@ void clean_or_say_what_is_left(RedisSession& redis, const std::string& prefix) {
 }
 
 // One run; the inputs as given, or else read from the files the options name.
+// Each master's server setup: the run's, with the persistence masters.csv gives it.
+std::vector<ServerSetup> master_setups(const RunOptions& options, const RunInputs& inputs) {
+  std::vector<ServerSetup> setups;
+  for (int m = 1; m <= options.masters; ++m) {
+    ServerSetup setup = options.server;
+    if (const auto row = inputs.masters.find(m); row != inputs.masters.end() && row->second.persistence)
+      setup.persistence = *row->second.persistence;
+    setups.push_back(setup);
+  }
+  return setups;
+}
+
 RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSession& redis, std::ostream& log,
               RunFiles files) {
-  redis.use_setup(options.server);
+  // The input files first: bad input stops the run before any output exists.
+  RunInputs inputs = given ? std::move(*given) : read_run_inputs(options);
+  const std::vector<ServerSetup> setups = master_setups(options, inputs);
+  redis.use_setup(setups.front());
+  redis.use_masters(setups, options.more_redis_urls);
   // In virtual time semsim and the embedded server take turns: on one core (shared_core.h), but
   // for a wide run alone.
   std::optional<SharedCore> core;
@@ -52,9 +68,8 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   config.timeout = options.timeout;
   config.lock_timeout = options.lock_timeout;
   config.lock_acquire_timeout = options.lock_acquire_timeout;
+  config.drift_factor = options.drift_factor;
   std::unique_ptr<Semaphore> semaphore = make_semaphore(options.variant, config);
-  // The input files first: bad input stops the run before any output exists.
-  RunInputs inputs = given ? std::move(*given) : read_run_inputs(options);
 
   log << "semsim " << version() << ": " << run_detail(options) << "\n"
       << "redis: " << redis.describe() << ", keys under " << prefix << "\n";
@@ -68,8 +83,10 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
     if (history) history->write(e);
     checker.add(e);
   });
-  simulation.set_redis_clock(redis.clock());
-  simulation.set_server_control(&redis, redis.embedded());
+  std::vector<MasterPorts> masters;
+  for (int m = 0; m < redis.masters(); ++m)
+    masters.push_back({&redis.master(m).link(), redis.master(m).clock(), &redis.master(m)});
+  simulation.set_masters(std::move(masters), redis.embedded());
   simulation.set_key_prefix(prefix);
   if (!redis.clock() && options.mode == TimeMode::virtual_time &&
       (variant_info(options.variant).clock == ClockBasis::redis_ttl || options.server_skew.count() != 0 ||
