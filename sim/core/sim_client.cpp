@@ -100,6 +100,7 @@ struct SimClient::Exchange {
   // An exchange abandoned in flight (its frame destroyed: all_settled's `enough`) is forgotten,
   // so that its answer, timeout or lost connection resumes nothing.
   ~Exchange() {
+    if (id && client.waiting(*id)) mark(Mark::request_abandoned);
     if (id) client.forget(*id);
   }
   bool await_ready() const noexcept { return false; }
@@ -146,6 +147,7 @@ void SimClient::finish(std::uint64_t id) {
 
 void SimClient::time_out(std::uint64_t id) {
   if (!waiting(id)) return;
+  mark(Mark::master_no_answer);
   in_flight_.at(id).exchange->timed_out = true;
   settle(id);
 }

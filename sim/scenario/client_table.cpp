@@ -86,7 +86,8 @@ std::map<int, ClientSpec> read_clients_file(const std::string& path, int clients
 namespace {
 
 // `3`, `4 5`, `all`: 0-based masters, in the order given, each once.
-std::vector<int> parse_masters(const std::string& path, unsigned line, const std::string& text, int masters) {
+std::vector<int> parse_masters(const std::string& path, unsigned line, const std::string& text, int masters,
+                               const char* column = "masters") {
   std::vector<int> out;
   if (text == "all") {
     for (int m = 0; m < masters; ++m) out.push_back(m);
@@ -102,18 +103,18 @@ std::vector<int> parse_masters(const std::string& path, unsigned line, const std
       used = 0;
     }
     if (used == 0 || used != word.size())
-      fail(path, line, "masters", "'" + word + "' is not a master number (write `3`, `4 5` or `all`)");
+      fail(path, line, column, "'" + word + "' is not a master number (write `3`, `4 5` or `all`)");
     if (v < 1 || v > masters)
-      fail(path, line, "masters", "master " + word + " does not exist (masters are 1.." + std::to_string(masters) + ")");
-    if (std::find(out.begin(), out.end(), v - 1) != out.end()) fail(path, line, "masters", "master " + word + " is named twice");
+      fail(path, line, column, "master " + word + " does not exist (masters are 1.." + std::to_string(masters) + ")");
+    if (std::find(out.begin(), out.end(), v - 1) != out.end()) fail(path, line, column, "master " + word + " is named twice");
     out.push_back(v - 1);
   }
-  if (out.empty()) fail(path, line, "masters", "empty: write `3`, `4 5` or `all`");
+  if (out.empty()) fail(path, line, column, "empty: write `3`, `4 5` or `all`");
   return out;
 }
 
 int parse_master(const std::string& path, unsigned line, const std::string& text, int masters) {
-  const std::vector<int> m = text == "all" ? std::vector<int>{} : parse_masters(path, line, text, masters);
+  const std::vector<int> m = text == "all" ? std::vector<int>{} : parse_masters(path, line, text, masters, "master");
   if (m.size() != 1) fail(path, line, "master", "'" + text + "' is not one master number (masters are 1.." + std::to_string(masters) + ")");
   return m.front();
 }

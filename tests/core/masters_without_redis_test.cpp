@@ -4,6 +4,7 @@
 // act per master. The variant is a majority lock small enough to check by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "algorithms/api/all_settled.h"
 #include "algorithms/api/semaphore.h"
 #include "sim/core/connection.h"
+#include "marks/coverage_marks.h"
 #include "sim/core/simulation.h"
 
 namespace semsim {
@@ -71,19 +73,27 @@ class LockRedis final : public Connection {
 
 // Held where a majority said OK; refused otherwise, and released everywhere. The outcome row says
 // votes=K/N and which masters answered nothing.
+// With `decide_at_quorum`, it goes on as soon as a majority said OK (npm redlock 5's way).
 class MajorityLock final : public Semaphore {
  public:
+  explicit MajorityLock(bool decide_at_quorum = false) : decide_at_quorum_(decide_at_quorum) {}
   Task<std::optional<Grant>> acquire(Client& client) override {
     std::string id = client.new_identifier();
     std::vector<Task<Reply>> sets;
     for (int m = 0; m < client.masters(); ++m) sets.push_back(client.redis(m).call(Command{"SET", "lock", id, "NX"}));
-    const std::vector<Settled<Reply>> votes = co_await all_settled(std::move(sets));
+    Enough<Reply> enough;
+    const int q = quorum(client.masters());
+    if (decide_at_quorum_)
+      enough = [q](const std::vector<Settled<Reply>>& so_far) {
+        return std::count_if(so_far.begin(), so_far.end(), [](const auto& v) { return v.ok() && v.value->text == "OK"; }) >= q;
+      };
+    const std::vector<Settled<Reply>> votes = co_await all_settled(std::move(sets), enough);
     int yes = 0;
     std::string silent;
     for (int m = 0; m < client.masters(); ++m) {
       const Settled<Reply>& v = votes[static_cast<std::size_t>(m)];
       if (v.ok() && v.value->text == "OK") ++yes;
-      if (!v.ok()) {
+      if (v.settled && !v.ok()) {
         try {
           std::rethrow_exception(v.error);
         } catch (const NoAnswer&) {
@@ -105,6 +115,9 @@ class MajorityLock final : public Semaphore {
   }
   Task<bool> refresh(Client&, std::string) override { co_return true; }
   std::vector<std::string> holder_keys() const override { return {"lock"}; }
+
+ private:
+  bool decide_at_quorum_;
 };
 
 struct Outcome {
@@ -118,7 +131,7 @@ std::string row_of(const Event& e) {
 }
 
 Outcome run_masters(int masters, std::vector<ScriptedAction> actions, std::uint64_t seed = 1, bool pipeline = true,
-                    int clients = 3) {
+                    int clients = 3, bool decide_at_quorum = false) {
   RunOptions o;
   o.variant = "majority";
   o.clients = clients;
@@ -135,7 +148,7 @@ Outcome run_masters(int masters, std::vector<ScriptedAction> actions, std::uint6
     redis.push_back(std::make_unique<LockRedis>());
     ports.push_back({redis.back().get(), nullptr, nullptr});
   }
-  MajorityLock lock;
+  MajorityLock lock(decide_at_quorum);
   Outcome out;
   RunInputs inputs;
   inputs.actions = std::move(actions);
@@ -177,6 +190,7 @@ TEST(MastersWithoutRedis, PipelinedOrNotTheHistoryIsTheSame) {
 // master, and masters 2 and 3 (still cut) time out again: the outcome row comes at 100 ms.
 TEST(MastersWithoutRedis, APartitionedLinkIsAFailedVoteAtTheMasterTimeout) {
   using K = ScriptedAction::Kind;
+  const MarkWatch timed_out(Mark::master_no_answer);
   const Outcome out = run_masters(3, {action(0, 1, K::partition, Micros(100'000), {1, 2}),
                                       action(0, 1, K::acquire, Micros(10'000))}, 1, true, 1);
   ASSERT_TRUE(out.result.completed) << out.result.stop_reason;
@@ -187,6 +201,7 @@ TEST(MastersWithoutRedis, APartitionedLinkIsAFailedVoteAtTheMasterTimeout) {
   ASSERT_FALSE(refused.empty());
   EXPECT_EQ(refused[0], "100000 1 acquire fail votes=1/3 no_answer=2,3");
   EXPECT_EQ(rows_with(out, "1 heal ok").at(0), "100000 1 heal ok masters=2,3");
+  EXPECT_TRUE(timed_out.hit());
 }
 
 // Client 1's replies reach it at 2 ms, while it is paused (0.5 ms to 300 ms): they were in within
@@ -199,6 +214,21 @@ TEST(MastersWithoutRedis, RepliesInWithinTheTimeoutCountWhenAPausedClientResumes
   ASSERT_EQ(granted.size(), 1u);
   EXPECT_EQ(granted[0].substr(0, granted[0].find(' ')), "300000");
   EXPECT_NE(granted[0].find("votes=3/3"), std::string::npos) << granted[0];
+}
+
+// Deciding at a quorum: client 1 cannot reach master 3, and goes on once masters 1 and 2 said OK
+// (by 6 ms), without waiting for master 3's timeout; its request to master 3 is abandoned.
+TEST(MastersWithoutRedis, ALockThatDecidesAtAQuorumAbandonsTheRequestsStillOut) {
+  using K = ScriptedAction::Kind;
+  const MarkWatch abandoned(Mark::request_abandoned);
+  const Outcome out = run_masters(3, {action(0, 1, K::partition, Micros(100'000), {2}),
+                                      action(0, 1, K::acquire, Micros(10'000))}, 1, true, 1, true);
+  const auto granted = rows_with(out, "1 acquire ok");
+  ASSERT_EQ(granted.size(), 1u);
+  EXPECT_LE(std::stoll(granted[0].substr(0, granted[0].find(' '))), 6000) << granted[0];
+  EXPECT_NE(granted[0].find("votes=2/3"), std::string::npos) << granted[0];
+  EXPECT_TRUE(abandoned.hit());
+  EXPECT_TRUE(out.result.completed) << out.result.stop_reason;
 }
 
 }  // namespace
