@@ -206,7 +206,7 @@ Preconditions redlock_promise() {
 
 VariantInfo redlock_variant() {
   return {.name = "redlock", .source = "redis.io \"Distributed locks with Redis\", antirez/redlock-rb: N masters",
-          .clock = ClockBasis::redis_ttl, .preconditions = redlock_promise(), .multi_master = true,
+          .clock = ClockBasis::redis_ttl, .preconditions = redlock_promise(), .multi_master = true, .lock = true,
           .make = [](SemaphoreConfig c) -> std::unique_ptr<Semaphore> { return std::make_unique<Redlock>(std::move(c)); }};
 }
 

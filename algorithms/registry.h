@@ -60,6 +60,7 @@ struct VariantInfo {
   bool compared = false;       // in `semsim compare`'s default set
   bool needs_replica = false;  // grants nothing without a replica (--replicas)
   bool multi_master = false;   // runs over --masters N (Redlock); the others use one Redis
+  bool lock = false;           // a lock: one holder whatever --limit says (runs take --limit 1)
   std::unique_ptr<Semaphore> (*make)(SemaphoreConfig) = nullptr;
 };
 

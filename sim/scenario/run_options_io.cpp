@@ -489,6 +489,17 @@ void check_masters(const po::variables_map& vm, const RunOptions& o) {
     throw std::invalid_argument(n + " with --redis: give --redis once per master");
 }
 
+// A lock (redlock) has one holder: --limit 1, the default for it; another limit is bad input (the
+// checker would judge it against a limit the variant never grants).
+void give_a_lock_its_limit(const po::variables_map& vm, RunOptions& o) {
+  if (!variant_info(o.variant).lock) return;
+  const bool given = vm.count("limit") && !vm["limit"].defaulted();
+  if (given && o.limit != 1)
+    throw std::invalid_argument("--limit " + std::to_string(o.limit) + ": variant " + o.variant +
+                                " is a lock, one holder at a time (give --limit 1, or none)");
+  o.limit = 1;
+}
+
 void choose_mode(const po::variables_map& vm, RunOptions& o) {
   // Asked even when --mode is given: an unknown variant is bad input here, before any output exists.
   const TimeMode variants_mode = default_mode(o.variant, !vm.count("redis") && !vm.count("sentinel"));
@@ -547,6 +558,7 @@ RunOptions run_options_from(const po::variables_map& vm, const std::string& base
   check_fill_memory_has_a_limit(o);
   check_embedded_setup_without_sentinel(vm, o);
   check_masters(vm, o);
+  give_a_lock_its_limit(vm, o);
   choose_mode(vm, o);
   return o;
 }
