@@ -16,6 +16,7 @@
 
 #include "algorithms/api/all_settled.h"
 #include "algorithms/api/protocol.h"
+#include "algorithms/redlock.h"
 #include "algorithms/scripts/script_spec.h"
 
 namespace semsim {
@@ -303,6 +304,14 @@ VariantInfo script_variant_info(const std::string& ini_path) {
   v.clock = scripts::read_script_clock(ini_path);
   v.multi_master = scripts::read_script_each_master(ini_path);
   if (v.clock == ClockBasis::client) v.preconditions = client_clock_promise();
+  if (v.multi_master) {  // over several masters, Redlock's assumptions besides (docs/redlock.md)
+    const Preconditions redlock = redlock_promise();
+    v.preconditions.within_validity = redlock.within_validity;
+    v.preconditions.master_clock_rate = redlock.master_clock_rate;
+    v.preconditions.no_master_jumps = redlock.no_master_jumps;
+    v.preconditions.delayed_restarts = redlock.delayed_restarts;
+    v.preconditions.text += "; over several masters, " + redlock.text;
+  }
   return v;
 }
 
