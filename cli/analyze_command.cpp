@@ -31,7 +31,7 @@ int analyze_command(int argc, char** argv) {
     po::store(po::command_line_parser(argc, argv).options(o).positional(positional).run(), vm);
     po::notify(vm);
     if (vm.count("help")) {
-      std::cout << o << "\n";
+      std::cout << o << "\n" << docs_footer();
       return kExitOk;
     }
     if (!vm.count("history")) throw std::invalid_argument("no history file given (semsim analyze HISTORY.csv)");

@@ -14,10 +14,12 @@
 #include "algorithms/api/semaphore.h"
 #include "algorithms/registry.h"
 #include "cli/commands.h"
+#include "cli/shard_options.h"
 #include "sim/core/interrupt.h"
 #include "sim/redis/shared_core.h"
 #include "sim/run/sweep_runner.h"
 #include "sim/search/property_search.h"
+#include "sim/search/search_shards.h"
 
 namespace semsim {
 
@@ -97,6 +99,10 @@ SearchSettings read_settings(const po::variables_map& vm, int argc, char** argv)
     Preconditions probe;
     for (const std::string& name : s.dropped) drop_precondition(probe, name);  // a bad name is bad input now
   }
+  if (vm.count("shard")) s.shard = parse_shard(vm["shard"].as<std::string>());
+  if (s.shard.count > s.cases)
+    throw std::invalid_argument("--shard " + s.shard.text() + ": --cases " + std::to_string(s.cases) + " gives some of " +
+                                std::to_string(s.shard.count) + " shards no case");
   s.progress = isatty(STDERR_FILENO);
   s.reproduce = quote_args(argc, argv);
   return s;
@@ -126,6 +132,9 @@ void print_plan(std::ostream& out, const SearchSettings& s) {
                             "the seeds' preconditions, which assume a Redis that never loses a write)"
                           : "")
       << "\n";
+  if (s.shard.sharded())
+    out << "shard " << s.shard.text() << ": runs cases " << s.shard.index << ", " << s.shard.index + s.shard.count
+        << ", ... (" << s.shard.owned(s.cases) << " of " << s.cases << "), every case generated as the whole search does\n";
 }
 
 // The verdict, and on a violation the shrunk case with how to reproduce and replay it.
@@ -138,12 +147,12 @@ void print_result(std::ostream& out, const SearchSettings& s, const SearchReport
   out << "VIOLATION: " << to_string(r.violation) << ": " << r.minimal_outcome.detail << "\n"
       << "  first at case #" << r.first_failure_case << ": " << describe(r.first) << "\n"
       << "  shrunk to: " << describe(r.minimal) << "\n"
-      << "  reproduce the search: " << s.reproduce << "\n"
+      << "  preconditions:        " << preconditions_verdict(r.minimal, s.variant, s.lock_timeout_us) << "\n"
+      << "  counterexample:       " << r.counterexample << " (with the clients.csv and actions.csv beside it)\n"
       << "  replay the case:      semsim scenario " << r.counterexample
       << (r.replay_failed ? "  (replayed: fails again)" : "  (replay did not fail its expectations: see the file)")
-      << "\n\n";
-  std::ifstream ini(r.counterexample);
-  out << ini.rdbuf() << "\n";
+      << "\n"
+      << "  reproduce the search: " << s.reproduce << "\n";
   print_figures(out, r);
 }
 
@@ -173,16 +182,20 @@ int check_command(int argc, char** argv) {
                                                     "partitioned from some of them (docs/redlock.md)")
     ("drop-precondition", po::value<std::vector<std::string>>()->composing(),
      "search outside this one precondition, keeping the others (repeatable): lease-budget, clock-spread, no-delay, "
-     "bounded-delay, within-validity, master-clock-rate, no-master-jumps, delayed-restarts");
+     "bounded-delay, within-validity, master-clock-rate, no-master-jumps, delayed-restarts")
+    ("shard", po::value<std::string>(), kShardHelp);
   SearchSettings s;
   std::string redis_url;
   int jobs = 1;
+  std::string unsharded;  // what a shard records for its merge
   try {
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(o).run(), vm);
+    const po::parsed_options parsed = po::command_line_parser(argc, argv).options(o).run();
+    unsharded = unsharded_command("check", parsed);
+    po::store(parsed, vm);
     po::notify(vm);
     if (vm.count("help")) {
-      std::cout << o << kAbout << preconditions_help() << kAboutEnd;
+      std::cout << o << kAbout << preconditions_help() << kAboutEnd << "\n" << docs_footer();
       return kExitOk;
     }
     s = read_settings(vm, argc, argv);
@@ -200,6 +213,7 @@ int check_command(int argc, char** argv) {
   print_plan(std::cout, s);
   try {
     std::filesystem::create_directories(s.out);
+    std::filesystem::remove(std::filesystem::path(s.out) / kManifestFile);  // an older shard's
     // Every server is started here, on the main thread: a server dies with the thread that forked it.
     std::vector<std::unique_ptr<RedisSession>> servers;
     std::vector<RedisSession*> redis;
@@ -210,11 +224,16 @@ int check_command(int argc, char** argv) {
     if (jobs > 1)  // a core each (shared_core.h)
       for (int j = 0; const int cpu : job_cores(static_cast<std::size_t>(jobs))) servers[j++]->set_home_core(cpu);
     const SearchReport r = search(s, redis);
+    if (s.shard.sharded())  // also when it stopped early: the merge names what it did not judge
+      search_manifest(s, r, servers[0]->describe(), servers[0]->server_version(), unsharded).write(s.out);
     if (!r.error.empty()) {
       std::cerr << "semsim check: " << r.error << "\n";
       return exit_code_after_error();
     }
     print_result(std::cout, s, r);
+    if (s.shard.sharded())
+      std::cout << "shard " << s.shard.text() << ": judged its cases up to #" << r.judged_through
+                << "; merge the shards: semsim merge DIR... --out DIR (docs/scale-out.md)\n";
     if (!r.found) return exit_code(Finding::none);
     return exit_code(r.violation == Violation::liveness ? Finding::liveness_violation_alone : Finding::safety_violation);
   } catch (const std::exception& e) {

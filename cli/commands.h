@@ -3,15 +3,21 @@
 // input/setup, 3 a liveness violation alone (check), 130 interrupted).
 #pragma once
 
+#include <string>
+
 #include "sim/core/interrupt.h"
 
 namespace semsim {
+
+// The last lines of every --help: where the user documentation is (sim/redis/shipped_files.h).
+std::string docs_footer();
 
 int run_command(int argc, char** argv);
 int scenario_command(int argc, char** argv);
 int check_command(int argc, char** argv);
 int compare_command(int argc, char** argv);
 int analyze_command(int argc, char** argv);
+int merge_command(int argc, char** argv);  // the shards of a compare or check
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFinding = 1;

@@ -11,14 +11,17 @@
 
 #include "algorithms/registry.h"
 #include "cli/commands.h"
+#include "cli/shard_options.h"
 #include "reports/checks/summary_csv.h"
 #include "reports/checks/sweep_stats.h"
 #include "reports/history/output_file.h"
 #include "reports/outputs/charts.h"
 #include "reports/outputs/sweep_report.h"
 #include "sim/core/interrupt.h"
+#include "sim/run/compare_shards.h"
 #include "sim/run/run_execution.h"
 #include "sim/run/sweep_runner.h"
+#include "sim/redis/shipped_files.h"
 #include "sim/run/version.h"
 #include "sim/scenario/run_options_io.h"
 #include "sim/scenario/sweep_parameter.h"
@@ -104,6 +107,8 @@ struct CompareRequest {
   Sweep sweep;
   int seeds = 5;
   int jobs = 1;
+  Shard shard;            // --shard K/N: only the runs whose index is K-1 mod N
+  std::string unsharded;  // the command line without --shard, --out, --jobs: what shards record
 };
 
 int parse_count(const std::string& option, const std::string& text, long long hi) {
@@ -145,6 +150,11 @@ CompareRequest read_request(const po::variables_map& vm) {
   if (r.base.seed > static_cast<std::uint64_t>(INT64_MAX) - static_cast<std::uint64_t>(r.seeds - 1))
     throw std::invalid_argument("--seed " + std::to_string(r.base.seed) + " with --seeds " + seeds_text +
                                 ": the last seed would pass " + std::to_string(INT64_MAX));
+  if (vm.count("shard")) r.shard = parse_shard(vm["shard"].as<std::string>());
+  const std::size_t runs = r.variants.size() * r.sweep.values.size() * static_cast<std::size_t>(r.seeds);
+  if (static_cast<std::size_t>(r.shard.count) > runs)
+    throw std::invalid_argument("--shard " + r.shard.text() + ": the sweep has " + std::to_string(runs) +
+                                " runs, fewer than " + std::to_string(r.shard.count) + " shards");
   return r;
 }
 
@@ -171,6 +181,36 @@ std::string common_options(const RunOptions& base, const std::string& parameter)
   return common;
 }
 
+// A shard's shard.ini (sim/run/compare_shards.h): what its runs depend on, which it made, and
+// what the merge needs to write the whole sweep's files.
+void write_compare_shard(const CompareRequest& r, const std::vector<PlannedRun>& plan,
+                         const std::vector<std::size_t>& made, const SweepOutputs& ran) {
+  CompareShardInfo info;
+  info.shard = r.shard;
+  info.redis = ran.redis;
+  info.redis_version = ran.redis_version;
+  std::ostringstream ini;
+  write_run_ini(ini, r.base);
+  info.run_ini = ini.str();
+  for (const std::string& v : r.variants) info.variants += (info.variants.empty() ? "" : ",") + v;
+  info.sweep = r.sweep.name() + "=";
+  for (std::size_t i = 0; i < r.sweep.values.size(); ++i) info.sweep += (i ? "," : "") + r.sweep.values[i].label;
+  info.seeds = std::to_string(r.seeds);
+  info.mode = r.base.mode_given ? "given" : "each variant's default";
+  info.redis_kind = ran.redis.starts_with("embedded") ? "embedded" : "given";
+  info.parameter = r.sweep.name();
+  info.in_ms = r.sweep.in_ms();
+  info.command = r.unsharded;
+  info.common_options = common_options(r.base, info.parameter);
+  info.first_seed = r.base.seed;
+  info.charts = r.base.charts;
+  info.runs = static_cast<std::int64_t>(plan.size());
+  for (const std::size_t i : made)
+    info.made.push_back({static_cast<std::int64_t>(i), plan[i].variant, plan[i].value->x,
+                         fs::path(plan[i].options.out).lexically_relative(r.base.out).string()});
+  compare_manifest(info).write(r.base.out);
+}
+
 }  // namespace
 
 int compare_command(int argc, char** argv) {
@@ -186,19 +226,22 @@ int compare_command(int argc, char** argv) {
       "seeds", po::value<std::string>()->default_value("5"),
       "runs per point (1..10000), with seeds --seed, --seed + 1, ...: statistics over them")(
       "jobs", po::value<std::string>()->default_value(std::to_string(default_jobs()), "the number of cores"),
-      "runs at a time (1..1024), each on its own Redis; the results do not depend on it");
+      "runs at a time (1..1024), each on its own Redis; the results do not depend on it")(
+      "shard", po::value<std::string>(), kShardHelp);
   po::options_description all;
   all.add(general).add(run_options_description());
   CompareRequest request;
   try {
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
+    const po::parsed_options parsed = po::command_line_parser(argc, argv).options(all).run();
+    po::store(parsed, vm);
     po::notify(vm);
     if (vm.count("help")) {
-      std::cout << all << "\n";
+      std::cout << all << "\n" << docs_footer();
       return kExitOk;
     }
     request = read_request(vm);
+    request.unsharded = unsharded_command("compare", parsed);
   } catch (const std::exception& e) {
     std::cerr << "semsim compare: " << e.what() << "\n";
     return kExitBadInput;
@@ -209,42 +252,60 @@ int compare_command(int argc, char** argv) {
   try {
     const std::vector<PlannedRun> plan = plan_runs(base, request.variants, request.sweep, request.seeds);
     fs::create_directories(base.out);
+    fs::remove(fs::path(base.out) / kManifestFile);  // an older shard's: it would describe other files
+    std::vector<std::size_t> made;  // the runs of the plan this command makes: all, or its shard's
     std::vector<RunOptions> options;
-    for (const PlannedRun& r : plan) options.push_back(r.options);
+    for (std::size_t i = 0; i < plan.size(); ++i)
+      if (request.shard.owns(static_cast<std::int64_t>(i))) {
+        made.push_back(i);
+        options.push_back(plan[i].options);
+      }
     const std::string& parameter = request.sweep.name();
-    const auto said = [&](std::size_t i) {
-      return plan[i].variant + " " + parameter + "=" + plan[i].value->label + " seed " + std::to_string(plan[i].options.seed);
+    const auto said = [&](std::size_t j) {
+      const PlannedRun& r = plan[made[j]];
+      return r.variant + " " + parameter + "=" + r.value->label + " seed " + std::to_string(r.options.seed);
     };
-    const SweepOutputs ran = run_all(options, request.jobs, base.redis_url, [&](std::size_t i, const RunOutput& run,
+    const SweepOutputs ran = run_all(options, request.jobs, base.redis_url, [&](std::size_t j, const RunOutput& run,
                                                                             std::size_t done, double seconds_left) {
       if (!run.result.completed) return;  // said below, once the sweep has stopped
-      std::cout << "[" << done << "/" << plan.size() << "] " << said(i) << ": over_admission " << run.summary.over_admission
+      std::cout << "[" << done << "/" << made.size() << "] " << said(j) << ": over_admission " << run.summary.over_admission
                 << ", granted " << run.summary.granted << ", fifo_inversions " << run.summary.fifo_inversions;
-      if (done < plan.size()) std::cout << "; about " << static_cast<long long>(seconds_left + 0.5) << " s left";
+      if (done < made.size()) std::cout << "; about " << static_cast<long long>(seconds_left + 0.5) << " s left";
       std::cout << std::endl;
     });
     const auto& outputs = ran.runs;
     // A run that stopped early (Ctrl-C, Redis failed) stopped the sweep: the runs after it never started.
-    for (std::size_t i = 0; i < plan.size(); ++i)
-      if (outputs[i] && !outputs[i]->result.completed) {
-        std::cerr << "semsim compare: " << said(i) << " stopped early: " << outputs[i]->result.stop_reason << "\n";
+    for (std::size_t j = 0; j < made.size(); ++j)
+      if (outputs[j] && !outputs[j]->result.completed) {
+        std::cerr << "semsim compare: " << said(j) << " stopped early: " << outputs[j]->result.stop_reason << "\n";
         return exit_code_after_error();
       }
     std::vector<SweepRun> results;
-    for (std::size_t i = 0; i < plan.size(); ++i) results.push_back({plan[i].variant, plan[i].value->x, outputs[i]->summary});
+    for (std::size_t j = 0; j < made.size(); ++j)
+      results.push_back({plan[made[j]].variant, plan[made[j]].value->x, outputs[j]->summary});
 
     const std::string csv_path = (fs::path(base.out) / ("compare_" + parameter + ".csv")).string();
     write_csv(csv_path, sweep_csv_header(), results,
               [&](const SweepRun& r) { return sweep_csv_row(parameter, r.value, r.summary); });
+    if (request.shard.sharded()) {  // statistics, charts and report.html come from the merge of every shard
+      write_compare_shard(request, plan, made, ran);
+      std::cout << "shard " << request.shard.text() << ": " << made.size() << " of the sweep's " << plan.size()
+                << " runs: " << csv_path << "\nmerge the shards: semsim merge DIR... --out DIR (docs/scale-out.md)\n";
+      return kExitOk;
+    }
     const std::vector<PointStat> stats = sweep_stats(results);
     const std::string stats_path = (fs::path(base.out) / ("compare_" + parameter + "_stats.csv")).string();
     write_csv(stats_path, sweep_stats_csv_header(), stats,
               [&](const PointStat& s) { return sweep_stats_csv_row(parameter, s); });
 
     const bool in_ms = request.sweep.in_ms();
-    const bool charts = base.charts && draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, base.out, std::cerr);
-    const SweepReport report{parameter, in_ms, command_line(argc, argv), version(), ran.redis,
-                             common_options(base, parameter), request.seeds, base.seed, charts, stats};
+    const std::string common = common_options(base, parameter);
+    const std::string caption = sweep_caption(common, parameter, request.seeds);
+    const bool charts =
+        base.charts && draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, base.out, std::cerr, caption);
+    const SweepReport report{parameter, in_ms,         command_line(argc, argv), version(), ran.redis,
+                             common,    request.seeds, base.seed,                charts,    stats,
+                             run_verdicts(results), caption, doc_path("reports/DEFINITIONS.md").string()};
     write_sweep_report(base.out, report);
     std::cout << "sweep: " << csv_path << "\nstatistics: " << stats_path << "\nreport: "
               << (fs::path(base.out) / "report.html").string() << "\n";

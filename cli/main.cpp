@@ -17,6 +17,7 @@ commands:
   compare    sweep variants x a parameter (skew, delay, clients, timeout, ...), several seeds each:
              runs, statistics, charts and report.html
   analyze    re-check a recorded history.csv and print/write its summary
+  merge      the shards of a compare or check (--shard K/N, on many machines) put back together
 
 exit codes: 0 ran / all met / no violation; 1 an expectation failed or a safety violation was found;
             2 bad input or a setup error (the message says which file, line and field);
@@ -26,8 +27,11 @@ exit codes: 0 ran / all met / no violation; 1 an expectation failed or a safety 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Every line out as soon as it is written: in a CI log (stdout a pipe, stderr beside it) the run's
+  // header, its warnings and its summary then arrive in the order they were printed.
+  std::cout << std::unitbuf;
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
-    std::cout << kUsage;
+    std::cout << kUsage << "\n" << semsim::docs_footer();
     return argc < 2 ? 2 : 0;
   }
   if (!std::strcmp(argv[1], "--version")) {
@@ -41,6 +45,7 @@ int main(int argc, char** argv) {
   if (command == "check") return semsim::check_command(argc - 1, argv + 1);
   if (command == "compare") return semsim::compare_command(argc - 1, argv + 1);
   if (command == "analyze") return semsim::analyze_command(argc - 1, argv + 1);
+  if (command == "merge") return semsim::merge_command(argc - 1, argv + 1);
   std::cerr << "semsim: unknown command '" << command << "'\n" << kUsage;
   return 2;
 }

@@ -31,7 +31,7 @@ int run_command(int argc, char** argv) {
     po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
     po::notify(vm);
     if (vm.count("help")) {
-      std::cout << all << "\n";
+      std::cout << all << "\n" << docs_footer();
       return kExitOk;
     }
     if (vm.count("list-variants")) {

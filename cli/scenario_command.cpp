@@ -57,7 +57,8 @@ int scenario_command(int argc, char** argv) {
                 << "  over_admission = 1 | over_admission_max = 0 | granted_min = 100 | over_admission_trend = increasing\n"
                 << "(any summary.csv column; see scenarios/README.md).\n"
                 << "A FILE that is a bare name and does not exist here is looked up among the shipped scenarios:\n"
-                << "PREFIX/share/semsim/scenarios beside an installed PREFIX/bin/semsim (e.g. steal-10ms.ini).\n";
+                << shipped_scenarios_help() << " (e.g. steal-10ms.ini).\n\n"
+                << docs_footer();
       return kExitOk;
     }
     if (!vm.count("file")) throw std::invalid_argument("no scenario file given");

@@ -178,7 +178,7 @@ void Checker::on_acquire(const Event& e, ClientState& c) {
   if (e.phase == Phase::ok) {
     ++meta_.granted;
     ++c.stats.granted;
-    holds_.grant(e.client, t, e.identifier);
+    holds_.grant(e.client, t, e.identifier, e.client_us - e.true_us);
     if (masters_ > 1) on_votes(e);
     waits_.granted(e.client, t);
     liveness_.acquire_settled(e.client);

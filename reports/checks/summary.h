@@ -14,11 +14,13 @@ namespace semsim {
 enum class Verdict { valid, invalid, unknown };
 std::string_view to_string(Verdict v);
 
-// One hold named in a witness: who, with which semaphore identifier, since when.
+// One hold named in a witness: who, with which semaphore identifier, since when, and how far
+// that client's clock was from true time when it was granted (client_us - true_us of the ok).
 struct HoldRef {
   int client = 0;
   std::string identifier;
   std::int64_t since_us = 0;
+  std::int64_t clock_offset_us = 0;
   bool operator==(const HoldRef&) const = default;
 };
 

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "reports/checks/fairness.h"
 #include "reports/checks/sweep_metrics.h"
 #include "reports/history/text_format.h"
 
@@ -213,16 +214,19 @@ void print_summary(std::ostream& out, const Summary& s) {
     out << "  first over-admission: " << us_as_ms(e.start_us) << " .. " << us_as_ms(e.end_us)
         << " ms" << (e.open ? " (open at end)" : "") << ", peak " << e.peak_holders
         << " holders; witness:\n";
+    // Each holder's own clock beside it: a steal is told by the clocks (client 2 at -10 ms).
     for (const HoldRef& h : e.witness)
-      out << "    client " << h.client << " holds " << (h.identifier.empty() ? "-" : h.identifier)
-          << " since " << us_as_ms(h.since_us) << " ms\n";
+      out << "    client " << h.client << " (clock " << (h.clock_offset_us >= 0 ? "+" : "") << us_as_ms(h.clock_offset_us)
+          << " ms) holds " << (h.identifier.empty() ? "-" : h.identifier) << " since " << us_as_ms(h.since_us) << " ms\n";
   }
   out << "FAIRNESS\n";
   column("acquires",
          v("granted") + " granted, " + v("rejected") + " rejected, " + v("acquire_unknown") + " unknown");
   column("fifo_inversions");
   column("jain_index");
-  column("skew_success_correlation", "negative: slow clocks win");
+  column("skew_success_correlation", s.skew_success_correlation
+                                         ? "negative: slow clocks win"
+                                         : "undefined: " + skew_success(s.per_client).undefined_because);
   column("longest_wait_ms", s.longest_wait_client < 0 ? ""
                                                        : "client " + v("longest_wait_client") +
                                                              (s.longest_wait_open ? ", still waiting" : ""));

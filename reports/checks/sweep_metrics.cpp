@@ -69,7 +69,10 @@ std::string format_metric(const SweepMetric& m, const Summary& s) {
 }
 
 std::optional<double> metric_as_written(const SweepMetric& m, const Summary& s) {
-  const std::string text = format_metric(m, s);
+  return metric_from_text(format_metric(m, s));
+}
+
+std::optional<double> metric_from_text(std::string_view text) {
   if (text.empty()) return std::nullopt;
   double v = 0;
   std::from_chars(text.data(), text.data() + text.size(), v);

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reports/checks/summary.h"
@@ -36,5 +37,7 @@ std::vector<const SweepMetric*> derived_sweep_metrics();
 // that the statistics are those of the numbers in the file.
 std::optional<double> metric_as_written(const SweepMetric& m, const Summary& s);
 std::string format_metric(const SweepMetric& m, const Summary& s);  // "" when undefined
+// A metric's value from its text in compare_PARAM.csv, as metric_as_written reads it back.
+std::optional<double> metric_from_text(std::string_view text);
 
 }  // namespace semsim

@@ -7,24 +7,34 @@
 namespace semsim {
 
 std::vector<PointStat> sweep_stats(const std::vector<SweepRun>& runs) {
+  std::vector<WrittenSweepRun> written;
+  for (const SweepRun& r : runs) {
+    WrittenSweepRun& w = written.emplace_back(WrittenSweepRun{r.variant, r.value, {}});
+    for (const SweepMetric& m : sweep_metrics()) w.metrics.push_back(metric_as_written(m, r.summary));
+  }
+  return sweep_stats(written);
+}
+
+std::vector<PointStat> sweep_stats(const std::vector<WrittenSweepRun>& runs) {
   // Points by first appearance: a sweep has tens of points, a linear search is plenty.
   std::vector<std::pair<std::string, double>> points;
-  std::vector<std::vector<const Summary*>> members;
-  for (const SweepRun& r : runs) {
+  std::vector<std::vector<const WrittenSweepRun*>> members;
+  for (const WrittenSweepRun& r : runs) {
     std::size_t i = 0;
     while (i < points.size() && !(points[i].first == r.variant && points[i].second == r.value)) ++i;
     if (i == points.size()) {
       points.emplace_back(r.variant, r.value);
       members.emplace_back();
     }
-    members[i].push_back(&r.summary);
+    members[i].push_back(&r);
   }
   std::vector<PointStat> out;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    for (const SweepMetric& m : sweep_metrics()) {
+    for (std::size_t k = 0; k < sweep_metrics().size(); ++k) {
+      const SweepMetric& m = sweep_metrics()[k];
       std::vector<double> values;
-      for (const Summary* s : members[i])
-        if (const auto v = metric_as_written(m, *s)) values.push_back(*v);
+      for (const WrittenSweepRun* r : members[i])
+        if (const auto v = r->metrics.at(k)) values.push_back(*v);
       PointStat p{points[i].first, points[i].second, &m, static_cast<int>(values.size()), mean_of(values), {}};
       if (m.kind == MetricKind::share) {
         int yes = 0;

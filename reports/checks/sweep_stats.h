@@ -29,8 +29,17 @@ struct PointStat {
   std::optional<Interval> ci95;  // undefined with fewer than two runs (t) or none (Wilson)
 };
 
+// One run as compare_PARAM.csv holds it: its point and each metric's value as written there
+// (sweep_metrics() order; nullopt: undefined). `semsim merge` reads shards' runs back as these.
+struct WrittenSweepRun {
+  std::string variant;
+  double value = 0;
+  std::vector<std::optional<double>> metrics;
+};
+
 // Points in the order they first appear in `runs`; within a point, metrics in sweep_metrics() order.
 std::vector<PointStat> sweep_stats(const std::vector<SweepRun>& runs);
+std::vector<PointStat> sweep_stats(const std::vector<WrittenSweepRun>& runs);
 
 // compare_PARAM_stats.csv: variant,parameter,value,metric,n,mean,ci95_low,ci95_high,interval
 std::string sweep_stats_csv_header();

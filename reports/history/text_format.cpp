@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace semsim {
 
@@ -25,6 +26,35 @@ std::string csv_field(std::string_view s) {
   std::string out;
   append_csv_field(out, s);
   return out;
+}
+
+std::vector<std::string> split_csv_line(std::string_view line) {
+  std::vector<std::string> fields(1);
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == ',') {
+      fields.emplace_back();
+    } else if (line[i] == '"' && fields.back().empty()) {
+      for (++i;; ++i) {  // a quoted field: "" is a quote, the closing quote ends it
+        if (i >= line.size()) throw std::invalid_argument("a quoted CSV field without its closing quote");
+        if (line[i] == '"' && (i + 1 >= line.size() || line[i + 1] != '"')) break;
+        if (line[i] == '"') ++i;
+        fields.back().push_back(line[i]);
+      }
+      if (i + 1 < line.size() && line[i + 1] != ',') throw std::invalid_argument("text after a quoted CSV field");
+    } else {
+      fields.back().push_back(line[i]);
+    }
+  }
+  return fields;
+}
+
+std::string shell_word(std::string_view s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%") ==
+                        std::string_view::npos)
+    return std::string(s);
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
 }
 
 std::string fixed(double value, int decimals) {

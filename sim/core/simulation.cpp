@@ -402,7 +402,12 @@ void Simulation::State::drive(TrueTime until) {
       return;
     }
     if (o.mode == TimeMode::paced) {
-      if (!pacer.wait_until(scheduler.next_time(), [] { return interrupt_signal() != 0; })) continue;
+      // Waiting for the wall clock, the progress line follows it (a paced run may be quiet for long).
+      const auto stop = [&] {
+        progress.update(pacer.elapsed(), o.duration, grants, scheduler.events_processed());
+        return interrupt_signal() != 0;
+      };
+      if (!pacer.wait_until(scheduler.next_time(), stop)) continue;
       result.max_lag = std::max(result.max_lag, pacer.lag(scheduler.next_time()));
     }
     deliver_next(until);
@@ -498,7 +503,7 @@ void Simulation::State::deliver_next(TrueTime until) {
   }
   if (!now.empty()) deliver(std::move(now));
   if (failure) std::rethrow_exception(std::exchange(failure, nullptr));
-  progress.update(scheduler.now(), end, scheduler.events_processed(), grants);
+  progress.update(scheduler.now().time_since_epoch(), o.duration, grants, scheduler.events_processed());
 }
 
 // Runs deliveries due now on their masters, each master's pipelined in order, then hands each its

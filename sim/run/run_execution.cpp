@@ -6,10 +6,12 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <sstream>
 
 #include "algorithms/api/semaphore.h"
 #include "algorithms/registry.h"
 #include "reports/history/output_file.h"
+#include "reports/history/text_format.h"
 #include "reports/outputs/analysis.h"
 #include "reports/outputs/charts.h"
 #include "reports/outputs/timeline.h"
@@ -35,6 +37,38 @@ void clean_or_say_what_is_left(RedisSession& redis, const std::string& prefix) {
               << redis.describe() << ": redis-cli --scan --pattern '" << prefix << "*' | xargs redis-cli unlink\n";
   }
 }
+
+// A fixed skew is one offset for every client: clocks that agree with each other cannot take a
+// permit from one another, which is rarely what `--skew 10ms` was meant to show.
+std::optional<long long> same_fixed(const std::optional<Distribution>& own, const Distribution& common) {
+  return (own ? *own : common).fixed_value();
+}
+
+}  // namespace
+
+std::string same_clock_warning(const RunOptions& options, const RunInputs& inputs) {
+  std::optional<long long> skew, drift;
+  bool per_client = false;  // a clients table gave some skew
+  for (int c = 1; c <= options.clients; ++c) {
+    const auto spec = inputs.clients.find(c);
+    const ClientSpec none;
+    const ClientSpec& own = spec == inputs.clients.end() ? none : spec->second;
+    per_client |= own.skew.has_value();
+    const auto s = same_fixed(own.skew, options.skew), d = same_fixed(own.drift_ppm, options.drift_ppm);
+    if (!s || !d || (skew && *s != *skew) || (drift && *d != *drift)) return {};
+    skew = s;
+    drift = d;
+  }
+  for (const ScriptedAction& a : inputs.actions)
+    if (a.kind == ScriptedAction::Kind::jump) return {};
+  if (!skew || *skew == 0) return {};
+  return "warning: every client's clock is offset by the same " + us_as_ms(*skew) + " ms (" +
+         (per_client ? std::string("--clients-file") : "--skew " + options.skew.text()) +
+         "): clocks that agree with each other cannot steal a permit from one another; for a spread give a range "
+         "(--skew uniform:-10ms..10ms) or per-client skews (--clients-file)";
+}
+
+namespace {
 
 // One run; the inputs as given, or else read from the files the options name.
 // Each master's server setup: the run's, with the persistence masters.csv gives it.
@@ -73,6 +107,7 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
 
   log << "semsim " << version() << ": " << run_detail(options) << "\n"
       << "redis: " << redis.describe() << ", keys under " << prefix << "\n";
+  if (const std::string warning = same_clock_warning(options, inputs); !warning.empty()) log << warning << "\n";
   if (options.fill_memory)
     log << "filled Redis to its memory limit with " << fill_memory(redis.link(), prefix, options.server.maxmemory)
         << " keys of 1 KiB\n";
@@ -134,7 +169,13 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
     write_summary_csv((out / "summary.csv").string(), output.summary);
     write_throughput_csv((out / "throughput.csv").string(), output.summary);
     if (files.history) write_timeline_html((out / "history.csv").string(), (out / "timeline.html").string(), output.summary);
-    if (options.charts) draw_run_charts(options.out, output.summary, log);
+    if (options.charts) {
+      std::ostringstream ini;
+      write_run_ini(ini, options);
+      draw_run_charts(options.out, output.summary, log,
+                      options_caption(ini.str(), "duration") + ", seed " + std::to_string(options.seed) + ", " +
+                          to_string(options.mode) + " mode");
+    }
   }
   return output;
 }

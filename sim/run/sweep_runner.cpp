@@ -29,6 +29,7 @@ SweepOutputs run_all(const std::vector<RunOptions>& runs, int jobs, const std::s
   if (workers > 1)  // a core each for runs in virtual time (shared_core.h)
     for (std::size_t w = 0; const int cpu : job_cores(workers)) sessions[w++]->set_home_core(cpu);
   if (!sessions.empty()) result.redis = sessions.front()->describe();
+  if (!sessions.empty()) result.redis_version = sessions.front()->server_version();
 
   std::atomic<std::size_t> next{0};
   std::atomic<bool> stop{false};

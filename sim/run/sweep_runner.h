@@ -22,6 +22,7 @@ using RunDone = std::function<void(std::size_t index, const RunOutput& output, s
 struct SweepOutputs {
   std::vector<std::optional<RunOutput>> runs;  // in the order of the runs given
   std::string redis;                           // the Redis they ran on, described
+  std::string redis_version;                   // its version alone
 };
 
 // Runs every one of `runs` (their `out` folders must differ). After a run that did not complete

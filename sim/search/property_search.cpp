@@ -150,6 +150,7 @@ std::string write_counterexample(const SearchSettings& s, const SearchReport& r)
       << "# found by: " << s.reproduce << "\n"
       << "#   at case " << r.first_failure_case << " (" << describe(r.first) << ")\n"
       << "#   shrunk in " << r.shrink_steps << " steps to: " << describe(r.minimal) << "\n"
+      << "# preconditions: " << preconditions_verdict(r.minimal, s.variant, s.lock_timeout_us) << "\n"
       << "# replay: semsim scenario " << path << "\n";
   std::istringstream lines(ini.str());
   for (std::string line; std::getline(lines, line);) {
@@ -233,10 +234,15 @@ class Search {
     if (!s_.progress || (!force && watch_.seconds() - last_progress_ < 0.2)) return;
     last_progress_ = watch_.seconds();
     std::cerr << "\r\033[K";
-    if (report_.first_failure_case == 0)
-      std::cerr << "semsim check: case " << report_.cases_run << "/" << s_.cases << ", " << std::fixed
-                << std::setprecision(1) << report_.cases_run / std::max(1e-9, watch_.seconds()) << " cases/s";
-    else
+    if (report_.first_failure_case == 0) {
+      // The rest at the rate so far: cases grow with their index, so an early estimate is low.
+      const long long owned = s_.shard.owned(s_.cases);
+      const double rate = report_.cases_run / std::max(1e-9, watch_.seconds());
+      std::cerr << "semsim check: case " << report_.cases_run << "/" << owned << ", " << std::fixed
+                << std::setprecision(1) << rate << " cases/s";
+      if (report_.cases_run > 0 && report_.cases_run < owned)
+        std::cerr << ", about " << static_cast<long long>((owned - report_.cases_run) / rate + 0.5) << " s left";
+    } else
       std::cerr << "semsim check: " << to_string(report_.violation) << " at case " << report_.first_failure_case
                 << "; shrinking: " << report_.shrink_steps << " steps, " << report_.shrink_tries << " tries";
     std::cerr << std::flush;
@@ -300,14 +306,18 @@ class Search {
     int generated = 0, discarded = 0;
     std::vector<int> discarded_before;  // per generated case
     bool gave_up = false;
+    std::vector<int> numbers;  // per case run: its global number, 1-based
     const auto next = [&]() -> std::optional<rc::Shrinkable<GenCase>> {
       while (generated < s_.cases) {
         const int size = s_.cases > 1 ? generated * kMaxSize / (s_.cases - 1) : kMaxSize;
         rc::Shrinkable<GenCase> c = gen(random.split(), std::min(size, kMaxSize));
         // normalize() already keeps cases inside the preconditions; this guards that guard.
         if (meets(c.value(), gen_)) {
+          // Another shard's case is generated all the same: the random stream and the sizes of the
+          // cases after it are those of the whole search.
+          if (!s_.shard.owns(generated++)) continue;
           discarded_before.push_back(discarded);
-          ++generated;
+          numbers.push_back(generated);
           return c;
         }
         if (++discarded > kMaxDiscardRatio * s_.cases) {
@@ -320,6 +330,10 @@ class Search {
     std::optional<Slot> failing = first_failing(
         next, [](const CaseOutcome& o) { return o.violation != Violation::none; }, [&] { ++report_.cases_run; });
     if (!failing) {
+      // All of this shard's cases judged, or those up to where an error or the discards stopped it.
+      report_.judged_through = !report_.error.empty() ? (report_.cases_run ? numbers[static_cast<std::size_t>(report_.cases_run - 1)] : 0)
+                               : gave_up             ? generated
+                                                     : s_.cases;
       report_.discarded = discarded;
       if (gave_up && report_.error.empty())
         report_.error = "gave up: more than " + std::to_string(kMaxDiscardRatio) + " discarded cases per case run";
@@ -327,7 +341,7 @@ class Search {
     }
     report_.discarded = discarded_before[static_cast<std::size_t>(report_.cases_run - 1)];
     report_.first = failing->value;
-    report_.first_failure_case = report_.cases_run;
+    report_.first_failure_case = report_.judged_through = numbers[static_cast<std::size_t>(report_.cases_run - 1)];
     report_.seconds_to_first_failure = watch_.seconds();
     report_.violation = failing->outcome.violation;
     report_.minimal = report_.first;

@@ -21,6 +21,7 @@
 
 #include "reports/checks/summary.h"
 #include "sim/redis/redis_session.h"
+#include "sim/run/shard.h"
 #include "sim/search/scenario_gen.h"
 
 namespace semsim {
@@ -50,6 +51,9 @@ struct SearchSettings {
   std::string out;            // where the counterexample (and the scratch case folder) go
   bool progress = false;      // a progress line on stderr
   std::string reproduce;      // the command line that reproduces the search, for the report
+  // --shard K/N: every case is generated as the whole search would, but only those whose index
+  // (0-based) is K-1 mod N are run; first_failure_case and judged_through stay global numbers.
+  Shard shard;
 };
 
 struct CaseOutcome {
@@ -72,7 +76,10 @@ struct SearchReport {
   Violation violation = Violation::none;
   int cases_run = 0;            // generated cases that ran (shrink tries not included)
   int discarded = 0;            // cases outside the preconditions (RC_PRE)
-  int first_failure_case = 0;   // 1-based, 0: none
+  int first_failure_case = 0;   // 1-based, 0: none (a global case number when sharded)
+  // Every case of this search (of this shard) numbered up to here was judged, in order: the first
+  // failure's number, or --cases when none failed, or less when the search stopped on an error.
+  int judged_through = 0;
   double seconds = 0, seconds_to_first_failure = 0;
   int shrink_steps = 0;         // accepted shrinks
   int shrink_tries = 0;         // runs during shrinking

@@ -130,8 +130,8 @@ TEST(Analysis, PrintedSummaryShowsVerdictsAndTheWitness) {
   print_summary(out, s);
   std::string text = out.str();
   EXPECT_NE(text.find("SAFETY   invalid"), std::string::npos) << text;
-  EXPECT_NE(text.find("client 1 holds a since 10.000 ms"), std::string::npos) << text;
-  EXPECT_NE(text.find("client 2 holds b since 30.000 ms"), std::string::npos) << text;
+  EXPECT_NE(text.find("client 1 (clock +0.000 ms) holds a since 10.000 ms"), std::string::npos) << text;
+  EXPECT_NE(text.find("client 2 (clock +0.000 ms) holds b since 30.000 ms"), std::string::npos) << text;
   EXPECT_NE(text.find("LIVENESS valid"), std::string::npos) << text;
 }
 
@@ -163,7 +163,7 @@ Summary every_field_set() {
   s.possible_over_limit_us = 23'456;
   s.steals = 2;
   s.episode_count = 2;
-  s.episodes.push_back({30'000, 50'000, true, 3, {{1, "a", 10'000}, {2, "", 20'000}, {4, "c", 30'000}}});
+  s.episodes.push_back({30'000, 50'000, true, 3, {{1, "a", 10'000, 0}, {2, "", 20'000, -10'000}, {4, "c", 30'000, 2'500}}});
   s.fifo_inversions = 4;
   s.jain_index = 0.875;
   s.skew_success_correlation = -0.5;
@@ -374,9 +374,9 @@ TEST(Analysis, PrintedSummaryOfEveryFieldKeepsItsLayoutAndNotes) {
             "  steals                    2\n"
             "  max_possible_holders      4   (counting info acquires)\n"
             "  first over-admission: 30.000 .. 50.000 ms (open at end), peak 3 holders; witness:\n"
-            "    client 1 holds a since 10.000 ms\n"
-            "    client 2 holds - since 20.000 ms\n"
-            "    client 4 holds c since 30.000 ms\n"
+            "    client 1 (clock +0.000 ms) holds a since 10.000 ms\n"
+            "    client 2 (clock -10.000 ms) holds - since 20.000 ms\n"
+            "    client 4 (clock +2.500 ms) holds c since 30.000 ms\n"
             "FAIRNESS\n"
             "  acquires                  40   (30 granted, 8 rejected, 2 unknown)\n"
             "  fifo_inversions           4\n"
@@ -419,7 +419,7 @@ TEST(Analysis, PrintedSummaryShowsNaForUndefinedValues) {
             "  acquires                  0   (0 granted, 0 rejected, 0 unknown)\n"
             "  fifo_inversions           0\n"
             "  jain_index                n/a\n"
-            "  skew_success_correlation  n/a   (negative: slow clocks win)\n"
+            "  skew_success_correlation  n/a   (undefined: fewer than two clients had an acquire granted or refused)\n"
             "  longest_wait_ms           0.000\n"
             "  acquire_p50_ms            n/a\n"
             "  acquire_p99_ms            n/a\n"

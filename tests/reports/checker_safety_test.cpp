@@ -12,7 +12,12 @@ using test::HistoryBuilder;
 TEST(CheckerSafety, TwoOverlappingHoldersWithLimitOneAreOneOverAdmission) {
   // Client 1 holds [10, 50) ms, client 2 holds [30, 80) ms: two holders on [30, 50) = 20 ms.
   HistoryBuilder h(/*limit=*/1);
-  h.hold(1, 0, 10, 50, "a").hold(2, 20, 30, 80, "b").end(100);
+  // Client 2's clock is 10 ms behind true time.
+  h.hold(1, 0, 10, 50, "a")
+      .at(20, 2, Op::acquire, Phase::invoke, "", -10)
+      .at(30, 2, Op::acquire, Phase::ok, "b", -10)
+      .at(80, 2, Op::release, Phase::invoke, "b", -10)
+      .end(100);
   const MarkWatch stolen(Mark::steal);
   Summary s = h.check();
   EXPECT_TRUE(stolen.hit());
@@ -28,10 +33,11 @@ TEST(CheckerSafety, TwoOverlappingHoldersWithLimitOneAreOneOverAdmission) {
   EXPECT_EQ(e.end_us, 50'000);
   EXPECT_FALSE(e.open);
   EXPECT_EQ(e.peak_holders, 2);
-  // The witness: limit + 1 = 2 holds, earliest first, with their identifiers.
+  // The witness: limit + 1 = 2 holds, earliest first, with their identifiers and each holder's
+  // clock at its grant.
   ASSERT_EQ(e.witness.size(), 2u);
-  EXPECT_EQ(e.witness[0], (HoldRef{1, "a", 10'000}));
-  EXPECT_EQ(e.witness[1], (HoldRef{2, "b", 30'000}));
+  EXPECT_EQ(e.witness[0], (HoldRef{1, "a", 10'000, 0}));
+  EXPECT_EQ(e.witness[1], (HoldRef{2, "b", 30'000, -10'000}));
 }
 
 TEST(CheckerSafety, ReleaseAndGrantAtTheSameInstantDoNotOverlapInEitherSeqOrder) {
