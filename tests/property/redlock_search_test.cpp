@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,8 @@ struct Outside {
   std::uint64_t seed;
   std::string why;  // what meets() says the shrunk case breaks
 };
+
+void PrintTo(const Outside& o, std::ostream* os) { *os << o.precondition << " (seed " << o.seed << ")"; }
 
 class RedlockOutside : public RedlockSearch, public ::testing::WithParamInterface<Outside> {};
 
