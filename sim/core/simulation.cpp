@@ -5,7 +5,9 @@
 #include <optional>
 #include <set>
 
+#include "reports/history/key_values.h"
 #include "sim/core/client_spec.h"
+#include "sim/core/client_streams.h"
 #include "sim/core/faults.h"
 #include "sim/core/interrupt.h"
 #include "sim/core/link_client.h"
@@ -16,9 +18,8 @@ namespace semsim {
 
 namespace {
 
-// Salts of the per-client random streams: setup (clock), network, behaviour, faults, identifiers.
-// Client 0 (Redis's side) also draws the server faults at rates from its own stream.
-enum Salt : std::uint64_t { setup = 0, network = 1, behaviour = 2, faults = 3, server_faults = 4, identifiers = 5 };
+// Salts of the per-client random streams (client_streams.h).
+using namespace streams;
 
 long long ms(Micros d) { return d.count() / 1000; }
 
@@ -28,9 +29,11 @@ constexpr std::chrono::milliseconds kBlockedAfter{250};
 }  // namespace
 
 std::string run_detail(const RunOptions& o, int quorum) {
-  std::string detail = "variant=" + o.variant + " mode=" + to_string(o.mode) + " seed=" + std::to_string(o.seed) +
-                       " clients=" + std::to_string(o.clients) + " limit=" + std::to_string(o.limit) +
-                       " duration_ms=" + std::to_string(ms(o.duration)) + " timeout_ms=" + std::to_string(ms(o.timeout));
+  // A variant with a space ("driver:node lock.js") is quoted, as any run row value may be.
+  std::string detail = KeyValues().set("variant", o.variant).str() + " mode=" + to_string(o.mode) +
+                       " seed=" + std::to_string(o.seed) + " clients=" + std::to_string(o.clients) +
+                       " limit=" + std::to_string(o.limit) + " duration_ms=" + std::to_string(ms(o.duration)) +
+                       " timeout_ms=" + std::to_string(ms(o.timeout));
   if (o.masters > 1) detail += " masters=" + std::to_string(o.masters);
   if (o.masters > 1 && quorum > 0) detail += " quorum=" + std::to_string(quorum);
   return detail;
@@ -57,6 +60,54 @@ void execute_deliveries(std::vector<Delivery> batch, Connection& link, Micros ti
 }
 
 Simulation::~Simulation() = default;
+
+void Simulation::check_inputs() const {
+  check_server_actions();
+  check_server_clock_range();
+}
+
+void Simulation::check_server_clock_range() const {
+  if (options_.mode != TimeMode::virtual_time) return;  // paced: Redis keeps its own clock
+  for (std::size_t m = 0; m < masters_.size(); ++m) {
+    if (!masters_[m].clock) continue;
+    const auto spec = inputs_.masters.find(static_cast<int>(m) + 1);
+    semsim::check_server_clock_range(options_, inputs_.actions, masters_[m].clock->settable(), static_cast<int>(m),
+                                     spec == inputs_.masters.end() ? MasterSpec{} : spec->second);
+  }
+}
+
+// Redis's clock reads base(t) + the jumps so far, base linear in true time (skew and drift): on
+// each stretch between two jumps its extremes are at the stretch's ends, so those are checked.
+// Sums in 128 bits: the jumps of a hostile file may add up past 64.
+void check_server_clock_range(const RunOptions& options, const std::vector<ScriptedAction>& actions,
+                              ServerClock::Range range, int master, const MasterSpec& spec) {
+  const ClientClock base(spec.skew.value_or(options.server_skew), spec.drift_ppm.value_or(options.server_drift_ppm));
+  const std::string whose = options.masters > 1 ? "master " + std::to_string(master + 1) + "'s clock" : "Redis's clock";
+  const auto acts_on_master = [master](const ScriptedAction& a) {
+    return a.masters.empty() ? master == 0 : std::find(a.masters.begin(), a.masters.end(), master) != a.masters.end();
+  };
+  const TrueTime end = end_of_run(options);
+  const auto outside = [&](TrueTime t, __int128 jumped) {
+    const __int128 reading = static_cast<__int128>(base.read(t).count()) + jumped;
+    return reading < range.earliest.count() || reading > range.latest.count();
+  };
+  std::vector<const ScriptedAction*> jumps;  // in time order, as the actions are
+  for (const ScriptedAction& a : actions)
+    if (a.kind == ScriptedAction::Kind::server_jump && a.arg && a.at <= end && acts_on_master(a)) jumps.push_back(&a);
+  if (outside(kRunStart, 0) || outside(jumps.empty() ? end : jumps.front()->at, 0))
+    throw InputError("--server-skew and --server-drift push " + whose + " outside what the clock library can represent");
+  __int128 jumped = 0;
+  for (std::size_t i = 0; i < jumps.size(); ++i) {
+    const ScriptedAction& a = *jumps[i];
+    jumped += a.arg->count();
+    const TrueTime until = i + 1 < jumps.size() ? jumps[i + 1]->at : end;
+    if (outside(a.at, jumped) || outside(until, jumped))
+      throw InputError(options.actions_file + ":" + std::to_string(a.line) + ": field 'arg': server_jump " +
+                       format_duration(*a.arg) + " at " + format_duration(a.at - kRunStart) +
+                       " pushes " + whose + " outside what the clock library can represent (from 1970-01-01 to "
+                       "2262-04-11: nanoseconds since the epoch in 64 bits; true time 0 reads 2026-01-01)");
+  }
+}
 
 void Simulation::check_server_actions() const {
   if (static_cast<int>(masters_.size()) != options_.masters)
@@ -120,6 +171,7 @@ struct Simulation::State {
       : o(sim.options_),
         semaphore(sim.semaphore_),
         key_prefix(sim.key_prefix_),
+        prefix_in_run_row(sim.prefix_in_run_row_),
         table(sim.inputs_.clients),
         actions(sim.inputs_.actions),
         links_table(sim.inputs_.links),
@@ -185,6 +237,7 @@ struct Simulation::State {
   const TrueTime end = end_of_run(o);
   Semaphore& semaphore;
   const std::string& key_prefix;
+  const bool prefix_in_run_row;
   const std::map<int, ClientSpec>& table;
   const std::vector<ScriptedAction>& actions;
   const std::map<std::pair<int, int>, LinkSpec>& links_table;
@@ -212,11 +265,21 @@ struct Simulation::State {
 };
 
 RunResult Simulation::run() {
-  check_server_actions();
+  check_inputs();
   State s(*this);
   s.start_redis_clock();
   s.prepare();
-  s.build_clients();
+  try {
+    s.build_clients();
+  } catch (const std::bad_alloc&) {
+    const std::size_t built = s.clients.empty() ? 0 : s.clients.size() - 1;  // [0] is the harness
+    s.clients.clear();
+    s.workload.reset();
+    throw OutOfMemory("ran out of memory building the clients: " + std::to_string(built) + " of " +
+                      std::to_string(options_.clients) + " fit in the memory this process may use (ulimit -v, a "
+                      "cgroup, the machine's RAM), before the run needed any for itself: try --clients " +
+                      std::to_string(std::max<std::size_t>(1, built / 2)) + " or fewer");
+  }
   s.schedule_server_faults();
   s.schedule_actions();
   s.drive_to_end();
@@ -248,9 +311,11 @@ void Simulation::State::prepare() {
   Task<void> task = semaphore.prepare(*clients[0]);
   task.start();
   drive(TrueTime::max());
+  if (!task.done() && interrupt_signal()) throw Interrupted(interrupted_by() + " while the variant prepared");
   if (!task.done()) throw SetupError("the variant's preparation did not finish");
   task.result();  // throws SetupError
-  recorder.record(0, Micros(0), Op::run, Phase::info, {}, run_detail(o, semaphore.quorum(o.masters)));
+  recorder.record(0, Micros(0), Op::run, Phase::info, {},
+                  run_detail(o, semaphore.quorum(o.masters)) + (prefix_in_run_row ? " prefix=" + key_prefix : std::string()));
 }
 
 // A client's link to each master: links.csv's row for the pair, else the client's own delays
@@ -398,7 +463,7 @@ void Simulation::State::record_server(Op op, std::size_t m, const std::string& d
 void Simulation::State::drive(TrueTime until) {
   while (!scheduler.empty() && scheduler.next_time() < until) {
     if (interrupt_signal()) {
-      result.stop_reason = "interrupted by signal " + std::to_string(interrupt_signal());
+      result.stop_reason = interrupted_by();
       return;
     }
     if (o.mode == TimeMode::paced) {
@@ -660,8 +725,12 @@ void Simulation::State::drive_to_end() {
     result.timed_out = true;
     workload->connection_lost(e.what());
   } catch (const LinkError& e) {
-    result.stop_reason = std::string("redis: ") + e.what();
-    workload->connection_lost(e.what());
+    // A signal closes the link too (replies still on their way would be lost), but Redis did not fail.
+    result.stop_reason = interrupt_signal() ? interrupted_by() : std::string("redis: ") + e.what();
+    workload->connection_lost(interrupt_signal() ? interrupted_by() : e.what());
+  } catch (const std::bad_alloc&) {
+    result.stop_reason = "ran out of memory at true time " + std::to_string(ms(scheduler.now().time_since_epoch())) +
+                         " ms, with " + std::to_string(o.clients) + " clients built: fewer clients or a shorter run fit";
   } catch (const std::exception& e) {
     result.stop_reason = std::string("a client failed: ") + e.what();
   }

@@ -40,23 +40,20 @@ void RedisClock::write(bool virtual_time, long long ns) {
   seq.store(s + 2, std::memory_order_release);
 }
 
-void RedisClock::set(Micros server_us) { write(true, (kVirtualEpochUs + server_us.count()) * 1000); }
+long long RedisClock::epoch_ns(Micros server_us) const {
+  const Range r = settable();
+  if (server_us < r.earliest || server_us > r.latest)
+    throw std::out_of_range("Redis's clock cannot be set " + std::to_string(server_us.count()) +
+                            " us from the virtual epoch: outside 1970..2262, what the clock library represents");
+  return (kVirtualEpochUs + server_us.count()) * 1000;
+}
+
+void RedisClock::set(Micros server_us) { write(true, epoch_ns(server_us)); }
 
 void RedisClock::release() { write(false, 0); }
 
-Command RedisClock::in_band(Micros server_us) const {
-  return Command{"SEMSIM.CLOCK", std::to_string((kVirtualEpochUs + server_us.count()) * 1000)};
-}
+Command RedisClock::in_band(Micros server_us) const { return Command{"SEMSIM.CLOCK", std::to_string(epoch_ns(server_us))}; }
 
-fs::path clock_library() {
-  const fs::path exe = executable_dir();
-  // Beside semsim in the build folder (test programs live one folder below), or installed.
-  for (const fs::path& candidate : {exe / "libsemsim_clock.so", exe.parent_path() / "libsemsim_clock.so",
-                                    exe.parent_path() / "lib" / "semsim" / "libsemsim_clock.so"}) {
-    std::error_code ec;
-    if (fs::is_regular_file(candidate, ec)) return candidate;
-  }
-  return {};
-}
+fs::path clock_library() { return shipped_library("libsemsim_clock.so"); }
 
 }  // namespace semsim

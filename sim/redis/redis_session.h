@@ -27,7 +27,8 @@ class RedisSession final : public ServerControl {
   // or a fault changed it (a failover). Throws as the constructor does.
   void use_setup(const ServerSetup& setup);
 
-  RedisLink& link() override { return *link_; }
+  // Connects again first if a fault that failed left no link (throws as the constructor does).
+  RedisLink& link() override;
   // Server faults (ServerControl): the embedded server only; a user's server throws
   // std::logic_error (runs refuse server faults there before they start).
   void restart() override;
@@ -46,10 +47,11 @@ class RedisSession final : public ServerControl {
   int masters() const { return 1 + static_cast<int>(others_.size()); }
   // Master `m` (0-based; 0 is this session).
   RedisSession& master(int m) { return m == 0 ? *this : *others_.at(static_cast<std::size_t>(m - 1)); }
-  // Where this master is: its address for a process of one's own (a driver) to connect to.
-  const RedisTarget& target() const { return target_; }
 
   const std::string& server_version() const { return version_; }
+  // Where the primary is now (after a failover: the promoted one): its address for a process of
+  // one's own (a driver) to connect to.
+  const RedisTarget& target() const { return target_; }
   std::string describe() const;  // "embedded redis-server 7.0.15" / "redis 7.2.4 at unix:///..."
   bool embedded() const { return embedded_ != nullptr; }
   // Redis's clock, on the embedded server when the clock library was found; else null.
@@ -64,12 +66,18 @@ class RedisSession final : public ServerControl {
   // sleeps rather than spins as it waits. Whether it took (never on a user's server).
   bool pin_server(std::optional<int> cpu);
 
+  // The safety net's expiry (key_safety_net.h) on this session's link, and on every link it opens
+  // after a fault; a null deadline turns it off. This master only: each has its own net and clock.
+  void give_keys_expiry(std::string prefix, std::shared_ptr<const std::atomic<std::int64_t>> deadline);
+
   // A fresh prefix "semsim:<run-id>:" for one run.
   std::string new_prefix();
-  // After a command timeout: on the embedded server, kills a script that never returns so that
-  // the server answers again (a user's server is left alone). Whether one was killed.
-  bool kill_running_script();
-  // Deletes the keys of a prefix (SCAN + UNLINK), reconnecting if the link broke.
+  // After a command timeout: SCRIPT KILL, so that a script of the run that never returns does not
+  // leave the server busy for ever (on a user's server too: the run's script is what keeps it busy).
+  // This master only (master(m) for the others).
+  ScriptKill kill_running_script();
+  // Deletes the keys of a prefix (SCAN + UNLINK), reconnecting if the link broke: every key whose
+  // name holds it, for a driver's library may put its own prefix before the run's key.
   void clean(const std::string& prefix);
 
  private:
@@ -83,9 +91,11 @@ class RedisSession final : public ServerControl {
   bool pinned_ = false;  // the embedded server is on one core with the run's thread
   std::vector<RedisTarget> sentinels_;  // where to ask for the primary; empty: target_ is it
   std::string master_;
-  RedisTarget data_node_;
+  RedisTarget data_node_;  // credentials and database for the primary the sentinels name
   std::vector<std::unique_ptr<RedisSession>> others_;  // masters 2..N
-  std::vector<std::string> other_urls_;                // the user's, for masters 2..N  // credentials and database for the primary the sentinels name
+  std::vector<std::string> other_urls_;                // the user's, for masters 2..N
+  std::string expiry_prefix_;
+  std::shared_ptr<const std::atomic<std::int64_t>> expiry_deadline_;
   void connect();  // a fault left the topology other than its setup says
   // link_ anew to target_, sleeping or spinning as pinned_ says.
   void open_link(int tolerated_interrupts);

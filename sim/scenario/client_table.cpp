@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+
 #include <libfccp/csv.h>
 
 namespace semsim {
@@ -56,10 +59,10 @@ void read_csv(const std::string& path, Body body) {
 
 }  // namespace
 
-std::map<int, ClientSpec> read_clients_file(const std::string& path, int clients) {
+std::map<int, ClientSpec> read_clients_table(const std::string& path, std::string_view bytes, int clients) {
   std::map<int, ClientSpec> table;
   read_csv(path, [&] {
-    Reader in(path);
+    Reader in(path, bytes.data(), bytes.data() + bytes.size());
     in.read_header(io::ignore_missing_column, "client", "skew", "drift_ppm", "delay_out", "delay_in");
     if (!in.has_column("client")) fail(path, 1, "client", "the header has no 'client' column");
     std::string client, skew, drift, out, in_delay;
@@ -121,12 +124,12 @@ int parse_master(const std::string& path, unsigned line, const std::string& text
 
 }  // namespace
 
-std::vector<ScriptedAction> read_actions_file(const std::string& path, int clients, int masters) {
+std::vector<ScriptedAction> read_actions_table(const std::string& path, std::string_view bytes, int clients, int masters) {
   std::vector<ScriptedAction> actions;
   read_csv(path, [&] {
     io::CSVReader<5, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
                   io::single_and_empty_line_comment<'#'>>
-        in(path);
+        in(path, bytes.data(), bytes.data() + bytes.size());
     in.read_header(io::ignore_missing_column, "at", "client", "action", "arg", "masters");
     std::string at, client, action, arg, on;
     while (in.read_row(at, client, action, arg, on)) {
@@ -173,12 +176,12 @@ std::vector<ScriptedAction> read_actions_file(const std::string& path, int clien
   return actions;
 }
 
-std::map<int, MasterSpec> read_masters_file(const std::string& path, int masters) {
+std::map<int, MasterSpec> read_masters_table(const std::string& path, std::string_view bytes, int masters) {
   std::map<int, MasterSpec> table;
   read_csv(path, [&] {
     io::CSVReader<4, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
                   io::single_and_empty_line_comment<'#'>>
-        in(path);
+        in(path, bytes.data(), bytes.data() + bytes.size());
     in.read_header(io::ignore_missing_column, "master", "skew", "drift_ppm", "persistence");
     if (!in.has_column("master")) fail(path, 1, "master", "the header has no 'master' column");
     std::string master, skew, drift, persistence;
@@ -214,12 +217,13 @@ std::map<int, MasterSpec> read_masters_file(const std::string& path, int masters
   return table;
 }
 
-std::map<std::pair<int, int>, LinkSpec> read_links_file(const std::string& path, int clients, int masters) {
+std::map<std::pair<int, int>, LinkSpec> read_links_table(const std::string& path, std::string_view bytes, int clients,
+                                                         int masters) {
   std::map<std::pair<int, int>, LinkSpec> table;
   read_csv(path, [&] {
     io::CSVReader<4, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
                   io::single_and_empty_line_comment<'#'>>
-        in(path);
+        in(path, bytes.data(), bytes.data() + bytes.size());
     in.read_header(io::ignore_missing_column, "client", "master", "delay_out", "delay_in");
     for (const char* column : {"client", "master"})
       if (!in.has_column(column)) fail(path, 1, column, std::string("the header has no '") + column + "' column");
@@ -244,13 +248,51 @@ std::map<std::pair<int, int>, LinkSpec> read_links_file(const std::string& path,
   return table;
 }
 
-RunInputs read_run_inputs(const RunOptions& options) {
+std::string read_table_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in || std::filesystem::is_directory(path)) throw InputError(path + ": cannot open the file");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) throw InputError(path + ": cannot read the file");
+  return std::move(bytes).str();
+}
+
+std::map<int, ClientSpec> read_clients_file(const std::string& path, int clients) {
+  return read_clients_table(path, read_table_bytes(path), clients);
+}
+
+std::vector<ScriptedAction> read_actions_file(const std::string& path, int clients, int masters) {
+  return read_actions_table(path, read_table_bytes(path), clients, masters);
+}
+
+std::map<int, MasterSpec> read_masters_file(const std::string& path, int masters) {
+  return read_masters_table(path, read_table_bytes(path), masters);
+}
+
+std::map<std::pair<int, int>, LinkSpec> read_links_file(const std::string& path, int clients, int masters) {
+  return read_links_table(path, read_table_bytes(path), clients, masters);
+}
+
+RunInputs read_run_inputs(const RunOptions& options, InputBytes* bytes) {
   RunInputs inputs;
-  if (!options.clients_file.empty()) inputs.clients = read_clients_file(options.clients_file, options.clients);
-  if (!options.actions_file.empty())
-    inputs.actions = read_actions_file(options.actions_file, options.clients, options.masters);
-  if (!options.masters_file.empty()) inputs.masters = read_masters_file(options.masters_file, options.masters);
-  if (!options.links_file.empty()) inputs.links = read_links_file(options.links_file, options.clients, options.masters);
+  InputBytes read;
+  if (!options.clients_file.empty()) {
+    read.clients = read_table_bytes(options.clients_file);
+    inputs.clients = read_clients_table(options.clients_file, read.clients, options.clients);
+  }
+  if (!options.actions_file.empty()) {
+    read.actions = read_table_bytes(options.actions_file);
+    inputs.actions = read_actions_table(options.actions_file, read.actions, options.clients, options.masters);
+  }
+  if (!options.masters_file.empty()) {
+    read.masters = read_table_bytes(options.masters_file);
+    inputs.masters = read_masters_table(options.masters_file, read.masters, options.masters);
+  }
+  if (!options.links_file.empty()) {
+    read.links = read_table_bytes(options.links_file);
+    inputs.links = read_links_table(options.links_file, read.links, options.clients, options.masters);
+  }
+  if (bytes) *bytes = std::move(read);
   return inputs;
 }
 
