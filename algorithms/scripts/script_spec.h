@@ -77,8 +77,22 @@ struct Script {
   std::vector<std::size_t> key_words;
 };
 
+// How a script runs over several masters (`masters = each` and the masters.* keys): the user's
+// single-instance scripts as a Redlock-style multi-master lock, or a published library's.
+struct Masters {
+  bool each = false;                  // masters = each: every operation runs on every master
+  std::optional<int> quorum;          // masters.quorum = K; nullopt: majority (N/2 + 1)
+  bool validity = false;              // masters.validity = spec: Redlock's validity check
+  std::optional<double> drift_factor; // masters.drift_factor; nullopt: the run's --drift-factor
+  bool wait_quorum = false;           // masters.wait = quorum: decide once a quorum agrees
+  bool release_on_refusal = true;     // masters.release_on_refusal = yes|no
+  bool refresh_reacquire = false;     // masters.refresh_lost = acquire: re-acquire where a kept
+                                      // refresh found the permit gone
+};
+
 struct Spec {
   std::string ini;
+  Masters masters;
   Script acquire, release;
   std::optional<Script> refresh, setup;
   bool token_from_reply = false;
@@ -92,5 +106,7 @@ Spec read_script_spec(const std::string& ini_path);
 // The INI's `clock = client|server|ttl` (default server): which clock the script's times rest
 // on. Throws SetupError on another value.
 ClockBasis read_script_clock(const std::string& ini_path);
+// Whether the INI says `masters = each` (a multi-master variant).
+bool read_script_each_master(const std::string& ini_path);
 
 }  // namespace semsim::scripts

@@ -9,16 +9,19 @@ cache=${1:?usage: $0 CACHE}
 here=$(dirname "$(readlink -f "$0")")
 mkdir -p "$cache"
 command -v npm >/dev/null || { echo "skipped: npm is not installed"; exit 77; }
-for pkg in redis-semaphore@5.8.0 redlock@4.2.0; do
-  name=${pkg%@*}; version=${pkg#*@}
+# Each package into CACHE/DIR: redlock 5 (its current release, 5.0.0-beta.2: npm's `latest` tag
+# is still 4.2.0) beside 4.2.0.
+for entry in redis-semaphore@5.8.0:redis-semaphore redlock@4.2.0:redlock redlock@5.0.0-beta.2:redlock-5; do
+  pkg=${entry%:*}; dir=${entry##*:}; name=${pkg%@*}; version=${pkg#*@}
   tgz="$cache/$name-$version.tgz"
   if [ ! -s "$tgz" ]; then
-    (cd "$cache" && timeout 120 npm pack --silent "$pkg" >/dev/null 2>"$cache/npm-$name.log") \
-      || { echo "skipped: npm pack $pkg failed: $(tail -1 "$cache/npm-$name.log")"; exit 77; }
+    (cd "$cache" && timeout 120 npm pack --silent "$pkg" >/dev/null 2>"$cache/npm-$dir.log") \
+      || { echo "skipped: npm pack $pkg failed: $(tail -1 "$cache/npm-$dir.log")"; exit 77; }
   fi
-  rm -rf "$cache/$name" && mkdir -p "$cache/$name/package"
-  tar xzf "$tgz" -C "$cache/$name"
+  rm -rf "${cache:?}/$dir" && mkdir -p "$cache/$dir/package"
+  tar xzf "$tgz" -C "$cache/$dir"
 done
 python3 "$here/extract_lua.py" "$cache"
 cp "$here"/redis-semaphore*.ini "$cache/redis-semaphore/"
-cp "$here"/redlock*.ini "$cache/redlock/"
+cp "$here"/redlock.ini "$here"/redlock-masters.ini "$cache/redlock/"
+cp "$here"/redlock-5.ini "$cache/redlock-5/"
