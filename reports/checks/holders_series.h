@@ -30,6 +30,7 @@ class HoldersSeries {
   std::int64_t origin_us_ = 0;
   int current_ = 0;
   std::size_t current_index_ = 0;
+  std::int64_t current_end_us_ = 0;  // where the bucket current_index_ ends (calls come in time order)
   std::vector<int> max_;
 };
 

@@ -11,17 +11,17 @@
 // A wait begins at the invoke of the acquire that is refused, but the history says so only at
 // the refusal, one acquire latency later. So instants are held back while an acquire of a
 // client that is not yet waiting is pending; when it is refused, every held instant since its
-// invoke gains a waiter. Memory: the instants within the longest pending acquire.
+// invoke gains a waiter. Memory: the instants within the longest pending acquire. Only instants
+// that a learnt waiter could change, or that change the judgement, are held (instant_done).
 //
 // The bound defaults to the semaphore's timeout_ms + 1000 ms: after a crash or a lost release,
 // Redis rightly keeps the permit until the timeout, and retries need a moment after that.
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <set>
 #include <vector>
 
+#include "reports/checks/flat_queue.h"
 #include "reports/checks/summary.h"
 
 namespace semsim {
@@ -60,11 +60,27 @@ class LivenessTracker {
   std::int64_t gaps_ = 0;
   std::int64_t longest_us_ = 0;
   // Held instants and the acquires that may still add a waiter to them.
-  std::deque<Instant> held_;
+  struct Pending {
+    std::int64_t invoke_us;
+    int client;
+    std::uint32_t attempt;
+  };
+  struct ClientPending {
+    std::int64_t since_us = -1;  // -1: none
+    std::uint32_t attempt = 0;   // names the pending acquire among the client's
+  };
+  bool live(const Pending& p) const {
+    const ClientPending& c = clients_[static_cast<std::size_t>(p.client)];
+    return c.since_us >= 0 && c.attempt == p.attempt;
+  }
+  // The earliest invoke among pending acquires (settled ones leave the queue's front here).
+  const Pending* earliest_pending();
+  FlatQueue<Instant> held_;
   int learnt_waiters_ = 0;       // running sum of added_waiters over judged instants
   int added_at_next_ = 0;        // added_waiters for the next instant (a learnt wait ends there)
-  std::vector<std::int64_t> pending_since_;  // per client, -1 when none
-  std::multiset<std::int64_t> pending_;      // their invoke times: the earliest bounds the judging
+  std::vector<ClientPending> clients_;
+  FlatQueue<Pending> pending_;   // in invoke order (true time only grows); settled ones dropped lazily
+  std::size_t live_pending_ = 0;
 };
 
 }  // namespace semsim
