@@ -21,12 +21,7 @@ void HoldersSeries::extend_to(std::size_t index) {
   while (max_.size() <= index) max_.push_back(current_);
 }
 
-void HoldersSeries::level(std::int64_t t_us, int holders) {
-  if (started_ && t_us < current_end_us_) {  // most calls: still in the current bucket
-    current_ = holders;
-    max_[current_index_] = std::max(max_[current_index_], holders);
-    return;
-  }
+void HoldersSeries::enter_bucket(std::int64_t t_us, int holders) {
   if (!started_) {
     started_ = true;
     origin_us_ = t_us;

@@ -40,18 +40,10 @@ void LivenessTracker::acquire_refused(int client) {
   --added_at_next_;
 }
 
-// An instant is decided when what is learnt later cannot change it: no permit free (not
-// starving), or a client known to be waiting (starving). Most instants are; they are judged at
-// once when nothing is held back, and otherwise not held apart from the decided instant before
-// them when they judge the same, without a grant: judging them would change nothing.
-void LivenessTracker::instant_done(std::int64_t t_us, bool free, int waiting, bool granted) {
+// A decided instant (instant_done) after held ones is not held apart from the decided one
+// before it when they judge the same, without a grant: judging it would change nothing.
+void LivenessTracker::hold(std::int64_t t_us, bool free, int waiting, bool granted) {
   const bool decided = !free || waiting > 0;
-  if (decided && held_.empty()) {
-    learnt_waiters_ += added_at_next_;
-    added_at_next_ = 0;
-    judge(t_us, free, granted);
-    return;
-  }
   if (decided && !granted && added_at_next_ == 0) {
     const Instant& last = held_.back();
     if ((!last.free || last.waiting > 0) && last.free == free) return;
@@ -68,22 +60,6 @@ void LivenessTracker::release_held() {
     learnt_waiters_ += i.added_waiters;
     judge(i.t_us, i.free && i.waiting + learnt_waiters_ > 0, i.granted);
     held_.pop_front();
-  }
-}
-
-void LivenessTracker::close(std::int64_t t_us) {
-  if (!in_stretch_) return;
-  in_stretch_ = false;
-  std::int64_t d = t_us - since_us_;
-  if (d > longest_us_) longest_us_ = d;
-  if (d > bound_us_) ++gaps_;
-}
-
-void LivenessTracker::judge(std::int64_t t_us, bool starving, bool granted) {
-  if (granted || !starving) close(t_us);
-  if (starving && !in_stretch_) {
-    in_stretch_ = true;
-    since_us_ = t_us;
   }
 }
 

@@ -39,7 +39,19 @@ class LivenessTracker {
 
   // After all events of instant t: permits free (fewer than limit certainly hold), clients
   // waiting as of now, whether one was granted at t.
-  void instant_done(std::int64_t t_us, bool free, int waiting, bool granted);
+  //
+  // An instant is decided when what is learnt later cannot change it: no permit free (not
+  // starving), or a client known to be waiting (starving). Most instants are, and are judged at
+  // once when nothing is held back (inline: the checker calls this at almost every event).
+  void instant_done(std::int64_t t_us, bool free, int waiting, bool granted) {
+    if ((!free || waiting > 0) && held_.empty()) {
+      learnt_waiters_ += added_at_next_;
+      added_at_next_ = 0;
+      judge(t_us, free, granted);
+    } else {
+      hold(t_us, free, waiting, granted);
+    }
+  }
   void finish(std::int64_t end_us, Summary& s) const;
 
  private:
@@ -49,9 +61,22 @@ class LivenessTracker {
     int waiting;
     int added_waiters;  // change, from this instant on, of waiters learnt afterwards
   };
+  void hold(std::int64_t t_us, bool free, int waiting, bool granted);  // behind held instants
   void release_held();  // judge the instants no pending acquire can change any more
-  void judge(std::int64_t t_us, bool starving, bool granted);
-  void close(std::int64_t t_us);
+  void judge(std::int64_t t_us, bool starving, bool granted) {
+    if (granted || !starving) close(t_us);
+    if (starving && !in_stretch_) {
+      in_stretch_ = true;
+      since_us_ = t_us;
+    }
+  }
+  void close(std::int64_t t_us) {
+    if (!in_stretch_) return;
+    in_stretch_ = false;
+    const std::int64_t d = t_us - since_us_;
+    if (d > longest_us_) longest_us_ = d;
+    if (d > bound_us_) ++gaps_;
+  }
 
   std::int64_t bound_us_;
   // Stretches.
