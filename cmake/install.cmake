@@ -1,6 +1,7 @@
 # Install rules, the man page and the Debian package (cpack -G DEB).
 #   cmake --install build --prefix P   ->  P/bin/semsim, P/share/semsim/{scenarios,examples},
-#                                          P/share/man/man1/semsim.1.gz
+#                                          P/share/man/man1/semsim.1.gz, P/share/doc/semsim/
+#   (the .deb: P = /usr)
 # The installed binary finds its shipped files relative to itself (../share/semsim), never
 # through the build folder or an environment variable.
 include(GNUInstallDirs)
@@ -13,6 +14,16 @@ install(TARGETS semsim_clock LIBRARY DESTINATION lib/semsim
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/scenarios)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/examples
         USE_SOURCE_PERMISSIONS)
+
+# The user documentation, in the source tree's layout so that its links between files still work:
+# P/share/doc/semsim/README.md, docs/*.md (script variants, testing your library, libraries,
+# drivers, your Redis, the contract, performance, ...), reports/DEFINITIONS.md, scenarios/README.md.
+# `--help` and report.html point here (sim/redis/shipped_files.h).
+install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.png" PATTERN "*.svg")
+install(FILES ${CMAKE_SOURCE_DIR}/reports/DEFINITIONS.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/reports)
+install(FILES ${CMAKE_SOURCE_DIR}/scenarios/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/scenarios)
 
 # semsim(1), generated from the program's own --help texts by Debian's help2man.
 find_program(HELP2MAN help2man REQUIRED)

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "reports/history/text_format.h"
+
 namespace semsim {
 
 std::optional<double> jain_index(const std::vector<ClientStats>& clients) {
@@ -27,7 +29,7 @@ SkewSuccess skew_success(const std::vector<ClientStats>& clients) {
     my += static_cast<double>(c.granted) / static_cast<double>(c.granted + c.rejected);
     n += 1;
   }
-  if (n < 2) return {};
+  if (n < 2) return {.undefined_because = "fewer than two clients had an acquire granted or refused"};
   mx /= n;
   my /= n;
   double sxx = 0, syy = 0, sxy = 0;
@@ -40,8 +42,12 @@ SkewSuccess skew_success(const std::vector<ClientStats>& clients) {
     sxy += dx * dy;
   }
   // Relative thresholds: offsets that differ only by rounding are "no variation".
-  if (sxx <= 1e-18 || syy <= 1e-18) return {};
-  return {sxy / std::sqrt(sxx * syy), sxy / sxx};
+  if (sxx <= 1e-18)
+    return {.undefined_because = "every client's clock had the same offset (" + fixed(mx, 3) +
+                                 " ms at acquires, on average): no spread of offsets to set against success"};
+  if (syy <= 1e-18)
+    return {.undefined_because = "every client had the same success rate (" + fixed(my, 3) + ")"};
+  return {sxy / std::sqrt(sxx * syy), sxy / sxx, {}};
 }
 
 }  // namespace semsim

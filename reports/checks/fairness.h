@@ -10,10 +10,11 @@
 // skew_success_slope the least-squares slope dy/dx (success rate per ms of offset). A negative
 // value means clients whose clocks run behind (slow clocks) win more often: the "slow-clock
 // advantage" of timestamp-based semaphores. Undefined when fewer than two clients or when x or y
-// does not vary.
+// does not vary; `undefined_because` then says which, in words for the printed summary.
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "reports/checks/summary.h"
@@ -25,6 +26,7 @@ std::optional<double> jain_index(const std::vector<ClientStats>& clients);
 struct SkewSuccess {
   std::optional<double> correlation;
   std::optional<double> slope_per_ms;
+  std::string undefined_because;  // "" when defined
 };
 SkewSuccess skew_success(const std::vector<ClientStats>& clients);
 

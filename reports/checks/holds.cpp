@@ -23,7 +23,7 @@ void HoldTracker::remove_certain(int client) {
   h.certain = false;
 }
 
-void HoldTracker::grant(int client, std::int64_t t_us, const std::string& identifier) {
+void HoldTracker::grant(int client, std::int64_t t_us, const std::string& identifier, std::int64_t clock_offset_us) {
   ClientHold& h = at(client);
   if (h.possible && !h.certain) --possible_only_;
   h.possible = false;
@@ -32,6 +32,7 @@ void HoldTracker::grant(int client, std::int64_t t_us, const std::string& identi
   h.since_us = t_us;
   h.order = grants_++;
   h.identifier = identifier;
+  h.clock_offset_us = clock_offset_us;
   h.pos = certain_.size();
   certain_.push_back(client);
   granted_now_.push_back(client);
@@ -67,7 +68,7 @@ std::vector<HoldRef> HoldTracker::witness() const {
   std::vector<HoldRef> out;
   for (std::size_t i = 0; i < n; ++i) {
     const ClientHold& h = clients_[holders[i]];
-    out.push_back({holders[i], h.identifier, h.since_us});
+    out.push_back({holders[i], h.identifier, h.since_us, h.clock_offset_us});
   }
   return out;
 }

@@ -28,7 +28,7 @@ class HoldTracker {
   HoldTracker(int limit, std::size_t max_episodes, std::size_t series_points);
 
   void set_limit(int limit) { limit_ = limit; }
-  void grant(int client, std::int64_t t_us, const std::string& identifier);
+  void grant(int client, std::int64_t t_us, const std::string& identifier, std::int64_t clock_offset_us);
   void possible(int client);  // an acquire info
   void end(int client);       // release invoke, refresh fail, crash
 
@@ -65,6 +65,7 @@ class HoldTracker {
     std::uint64_t order = 0;  // grant order, breaks ties between holds of the same instant
     std::size_t pos = 0;      // index in certain_
     std::string identifier;
+    std::int64_t clock_offset_us = 0;  // the client's clock at the grant, minus true time
   };
   ClientHold& at(int client);
   void remove_certain(int client);

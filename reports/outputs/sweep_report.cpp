@@ -8,6 +8,7 @@
 
 #include "reports/history/output_file.h"
 #include "reports/history/text_format.h"
+#include "reports/outputs/charts.h"
 
 namespace semsim {
 
@@ -30,17 +31,30 @@ std::string format_value(const SweepMetric& m, double v) {
   return fixed(v, m.decimals == 0 ? 2 : std::min(m.decimals, 4));  // a mean of counts has decimals
 }
 
+// A parameter value as people write it: "5", "0.5", "1000".
+std::string value_text(double v) {
+  std::string s = fixed(v, 3);
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
+struct Names {
+  std::string parameter;  // "skew (ms)"
+  std::string unit;       // " ms" or ""
+};
+
 // Rows: values ascending; columns: variants in the order of the sweep.
 void write_table(std::ostream& out, const SweepMetric& m, const std::vector<PointStat>& stats,
-                 const std::vector<std::string>& variants) {
+                 const std::vector<std::string>& variants, const Names& names) {
   std::map<double, std::map<std::string, const PointStat*>> rows;
   for (const PointStat& p : stats)
     if (p.metric == &m) rows[p.value][p.variant] = &p;
-  out << "<table><tr><th>" << "value" << "</th>";
+  out << "<table class=stats><tr><th>" << escape_html(names.parameter) << "</th>";
   for (const std::string& v : variants) out << "<th>" << escape_html(v) << "</th>";
   out << "</tr>\n";
   for (const auto& [value, cells] : rows) {
-    out << "<tr><td>" << fixed(value, 3) << "</td>";
+    out << "<tr><td>" << value_text(value) << "</td>";
     for (const std::string& v : variants) {
       const auto cell = cells.find(v);
       out << "<td>";
@@ -59,7 +73,76 @@ void write_table(std::ostream& out, const SweepMetric& m, const std::vector<Poin
   out << "</table>\n";
 }
 
+// "3 of 10 runs"
+std::string of_runs(int k, int n) { return std::to_string(k) + " of " + std::to_string(n) + " run" + (n == 1 ? "" : "s"); }
+
+// The verdict table: one row per variant, what a reviewer asks first.
+void write_verdicts(std::ostream& out, const SweepReport& r, const std::vector<std::string>& variants, const Names& names) {
+  out << "<table id=\"verdicts\" class=verdicts>\n<caption>Verdicts: " << r.runs.size() << " runs, " << r.seeds
+      << " per point (variant, " << escape_html(r.parameter) << ")</caption>\n"
+      << "<tr><th>variant</th><th>safety</th><th>over-admitted</th><th>worst over-admission</th>"
+      << "<th>first over-admits at<br>" << escape_html(names.parameter) << "</th><th>liveness</th></tr>\n";
+  for (const std::string& variant : variants) {
+    int n = 0, over = 0, unknown = 0, live_bad = 0, live_unknown = 0, worst = 0;
+    double worst_at = 0;
+    std::map<double, std::pair<int, int>> per_value;  // value -> (over-admitting runs, runs)
+    for (const RunVerdict& v : r.runs) {
+      if (v.variant != variant) continue;
+      ++n;
+      auto& [k, m] = per_value[v.value];
+      ++m;
+      if (v.over_admission > 0) ++over, ++k;
+      unknown += v.safety == Verdict::unknown;
+      live_bad += v.liveness == Verdict::invalid;
+      live_unknown += v.liveness == Verdict::unknown;
+      if (v.over_admission > worst || (v.over_admission == worst && worst > 0 && v.value < worst_at))
+        worst = v.over_admission, worst_at = v.value;
+    }
+    if (n == 0) continue;
+    const char* safety = over ? "unsafe" : unknown ? "unknown" : "safe";
+    out << "<tr><th class=variant>" << escape_html(variant) << "</th><td class=\"" << safety << "\">" << safety
+        << (over || unknown ? "" : " <small>in every run</small>") << "</td><td class=num>"
+        << (over ? "<b>" + of_runs(over, n) + "</b>" : of_runs(0, n));
+    if (unknown) out << "<br><small>" << unknown << " unknown (an acquire's outcome lost)</small>";
+    out << "</td><td class=num>";
+    if (worst > 0)
+      out << "<b>+" << worst << "</b> <small>at " << value_text(worst_at) << names.unit << "</small>";
+    else
+      out << "none";
+    out << "</td><td class=num>";
+    const auto first = std::find_if(per_value.begin(), per_value.end(), [](const auto& kv) { return kv.second.first > 0; });
+    if (first == per_value.end())
+      out << "&mdash;";
+    else
+      out << "<b>" << value_text(first->first) << names.unit << "</b> <small>(" << of_runs(first->second.first, first->second.second)
+          << " there)</small>";
+    const char* liveness = live_bad ? "unsafe" : live_unknown ? "unknown" : "safe";
+    out << "</td><td class=\"" << liveness << "\">"
+        << (live_bad ? "stalls in " + of_runs(live_bad, n)
+                     : live_unknown ? "unknown in " + of_runs(live_unknown, n) : std::string("no stall"))
+        << "</td></tr>\n";
+  }
+  out << "</table>\n";
+}
+
+struct Section {
+  const SweepMetric* metric;
+  MetricShape shape;
+};
+
 }  // namespace
+
+std::vector<RunVerdict> run_verdicts(const std::vector<SweepRun>& runs) {
+  std::vector<RunVerdict> out;
+  for (const SweepRun& r : runs)
+    out.push_back({r.variant, r.value, r.summary.over_admission, r.summary.safety, r.summary.liveness});
+  return out;
+}
+
+std::string sweep_caption(const std::string& options, const std::string& parameter, int seeds) {
+  const std::string context = options_caption(options, parameter);
+  return context + (context.empty() ? "" : ", ") + std::to_string(seeds) + " seed" + (seeds == 1 ? "" : "s") + " per point";
+}
 
 void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
   std::vector<std::string> variants;
@@ -68,38 +151,101 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
   std::string title = "semsim compare: ";
   for (std::size_t i = 0; i < variants.size(); ++i) title += (i ? ", " : "") + variants[i];
   title += " by " + r.parameter;
+  const Names names{r.parameter + (r.in_ms ? " (ms)" : ""), r.in_ms ? " ms" : ""};
+
+  // Charts where the variants differ first, then the others that vary, then what is the same everywhere.
+  std::vector<Section> differ, vary, same, undefined;
+  for (const SweepMetric& m : sweep_metrics()) {
+    const MetricShape shape = metric_shape(r.stats, m);
+    (shape.kind == MetricShape::undefined_everywhere ? undefined
+     : shape.kind == MetricShape::same_everywhere    ? same
+     : shape.variants_differ                         ? differ
+                                                     : vary)
+        .push_back({&m, shape});
+  }
+  const std::string definitions =
+      r.definitions.empty() ? "reports/DEFINITIONS.md in semsim's source"
+                            : "<a href=\"" + escape_html("file://" + r.definitions) + "\">the checker's definitions</a>";
 
   const std::string path = (fs::path(out_dir) / "report.html").string();
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
-  out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << escape_html(title) << "</title>\n"
-      << "<style>body{font:14px sans-serif;margin:16px 32px;max-width:1000px}pre{background:#f4f4f4;padding:8px;"
-         "overflow-x:auto}table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;"
-         "text-align:right}small{color:#555}.n{color:#999}svg{max-width:100%;height:auto}</style></head><body>\n"
+  std::ostringstream out;
+  out << "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">"
+      << "<meta name=viewport content=\"width=device-width, initial-scale=1\"><title>" << escape_html(title) << "</title>\n"
+      << "<style>body{font:15px/1.45 system-ui,sans-serif;color:#1a1a1a;margin:20px 32px;max-width:1040px}"
+         "h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 6px;border-bottom:1px solid #ccc}"
+         "h3{font-size:16px;margin:22px 0 4px}.context{color:#333;margin:0 0 10px}"
+         "pre{background:#f2f2f2;padding:8px;overflow-x:auto;white-space:pre-wrap}"
+         "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #bbb;padding:4px 10px;text-align:right}"
+         "th{background:#eef0f4}caption{text-align:left;font-weight:600;padding:4px 0}"
+         ".verdicts td,.verdicts th{text-align:left}.verdicts th.variant{font-family:monospace;font-size:15px}"
+         ".unsafe{color:#a11;font-weight:700}.unknown{color:#8a5a00;font-weight:700}.safe{color:#176b2c;font-weight:600}"
+         "small{color:#444}.n{color:#666}svg{max-width:100%;height:auto}"
+         "nav ul{margin:4px 0;padding-left:20px;columns:2}nav li{margin:1px 0}.flat li{margin:2px 0}"
+         "@media print{nav{display:none}h2{break-after:avoid}svg{break-inside:avoid}}</style></head><body>\n"
       << "<h1>" << escape_html(title) << "</h1>\n"
-      << "<p>semsim " << escape_html(r.semsim_version) << " against " << escape_html(r.redis) << ". " << r.seeds
-      << " run" << (r.seeds == 1 ? "" : "s") << " per point (variant, " << escape_html(r.parameter)
-      << "), with seeds " << r.first_seed;
-  if (r.seeds > 1) out << " to " << r.first_seed + static_cast<std::uint64_t>(r.seeds - 1);
-  out << " at every point; " << (r.in_ms ? "values in ms" : "values are counts")
-      << ". Each cell: the mean over the runs where the metric is defined, [its 95% interval] (Student t; "
-         "Wilson for the share of runs over-admitting), and n, the runs counted. Definitions: "
-         "reports/DEFINITIONS.md in semsim's source. Data: compare_"
-      << escape_html(r.parameter) << ".csv (one row per run) and compare_" << escape_html(r.parameter)
-      << "_stats.csv beside this page.</p>\n"
-      << "<h2>Reproduce</h2>\n<pre>" << escape_html(r.command) << "</pre>\n"
-      << "<h2>Run options</h2>\n<p>Common to every run; the variant, the seed and the swept parameter vary (and the time mode, "
-         "each variant's default, unless --mode was given).</p>\n<pre>"
-      << escape_html(r.options) << "</pre>\n";
-  for (const SweepMetric& m : sweep_metrics()) {
-    out << "<h2 id=\"" << m.name << "\">" << escape_html(m.label) << " <small>(" << m.name << ")</small></h2>\n";
+      << (r.partial.empty() ? "" : "<p id=\"partial\"><b>" + escape_html(r.partial) + "</b></p>\n")
+      << "<p class=context>" << escape_html(r.caption.empty() ? sweep_caption(r.options, r.parameter, r.seeds) : r.caption)
+      << "; seeds " << r.first_seed;
+  if (r.seeds > 1) out << "&ndash;" << r.first_seed + static_cast<std::uint64_t>(r.seeds - 1);
+  out << ". semsim " << escape_html(r.semsim_version) << " against " << escape_html(r.redis) << ".</p>\n";
+  if (!r.runs.empty())
+    write_verdicts(out, r, variants, names);
+  else
+    out << "<p id=\"verdicts\">No per-run results were given: no verdicts.</p>\n";
+  out << "<p><small>Over-admission: more than the limit of clients believed they held a permit at one instant "
+         "(worst: the most above the limit in one run). A stall: a free permit not granted for longer than the liveness "
+         "bound. Definitions: "
+      << definitions << ".</small></p>\n";
+
+  // The table of contents.
+  const auto anchor = [](const SweepMetric& m) { return "m-" + m.name; };
+  out << "<nav><b>Contents</b><ul>\n";
+  for (const auto* group : {&differ, &vary})
+    for (const Section& s : *group)
+      out << "<li><a href=\"#" << anchor(*s.metric) << "\">" << escape_html(s.metric->label) << "</a>"
+          << (group == &differ ? " <small>(variants differ)</small>" : "") << "</li>\n";
+  if (!same.empty() || !undefined.empty()) out << "<li><a href=\"#same\">the same everywhere</a></li>\n";
+  out << "<li><a href=\"#reproduce\">reproduce</a></li><li><a href=\"#options\">run options</a></li></ul></nav>\n"
+      << "<p><small>Under each chart, each cell: the mean over the runs where the metric is defined, [its 95% interval] "
+         "(Student t; Wilson for the share of runs over-admitting), and n, the runs counted.</small></p>\n";
+
+  const auto section = [&](const Section& s) {
+    const SweepMetric& m = *s.metric;
+    out << "<h3 id=\"" << anchor(m) << "\">" << escape_html(m.label) << " <small>(" << m.name << ")</small></h3>\n";
     const std::string svg = r.charts ? inline_svg(fs::path(out_dir) / ("compare_" + m.name + ".svg")) : "";
     if (svg.empty()) out << "<p><small>No chart (--no-charts, or gnuplot not available).</small></p>\n";
     else out << svg << "\n";
-    write_table(out, m, r.stats, variants);
+    write_table(out, m, r.stats, variants, names);
+  };
+  if (!differ.empty()) {
+    out << "<h2>Where the variants differ</h2>\n<p><small>At some " << escape_html(names.parameter)
+        << ", two variants' 95% intervals do not overlap.</small></p>\n";
+    for (const Section& s : differ) section(s);
   }
+  if (!vary.empty()) {
+    out << "<h2>" << (differ.empty() ? "Charts" : "The other charts") << "</h2>\n";
+    for (const Section& s : vary) section(s);
+  }
+  if (!same.empty() || !undefined.empty()) {
+    out << "<h2 id=\"same\">The same everywhere</h2>\n<p><small>Not drawn: a flat line shows nothing.</small></p>\n"
+           "<ul class=flat>\n";
+    for (const Section& s : same)
+      out << "<li>" << escape_html(s.metric->label) << " <small>(" << s.metric->name << ")</small>: <b>"
+          << value_text(s.shape.value) << "</b> in every run of every variant</li>\n";
+    for (const Section& s : undefined)
+      out << "<li>" << escape_html(s.metric->label) << " <small>(" << s.metric->name
+          << ")</small>: undefined in every run</li>\n";
+    out << "</ul>\n";
+  }
+  out << "<h2 id=\"reproduce\">Reproduce</h2>\n<pre>" << escape_html(r.command) << "</pre>\n"
+      << "<p><small>Data: compare_" << escape_html(r.parameter) << ".csv (one row per run) and compare_"
+      << escape_html(r.parameter) << "_stats.csv beside this page.</small></p>\n"
+      << "<details id=\"options\"><summary>Run options common to every run</summary>\n<p><small>The variant, the seed "
+         "and the swept parameter vary (and the time mode, each variant's default, unless --mode was given).</small></p>"
+         "\n<pre>"
+      << escape_html(r.options) << "</pre></details>\n";
   out << "</body></html>\n";
-  check_written(out, path);
+  write_output_file(path, out.str());
 }
 
 }  // namespace semsim

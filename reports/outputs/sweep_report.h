@@ -1,16 +1,30 @@
-// report.html of a sweep (semsim compare): one self-contained page, nothing loaded from the
-// network. It says how to reproduce the sweep (the command, semsim's and Redis's versions, the
-// run options), and for every metric its chart (the SVG drawn beside it, inlined) and a table of
-// the mean and 95% interval per variant and value.
+// report.html of a sweep (semsim compare, semsim merge): one self-contained page, nothing loaded
+// from the network, made to be read in a minute. Right under the title, the verdicts (one row per
+// variant: over-admitted in k of n runs, the worst over-admission, the first point of the sweep
+// where it appears, liveness); a table of contents; the charts where the variants differ, then
+// the other charts (each the SVG drawn beside it, inlined, with its table of mean [95% interval]
+// per variant and value); the metrics that are the same everywhere, named with their value
+// instead of drawn flat; how to reproduce the sweep; the run options folded (<details>).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "reports/checks/summary.h"
 #include "reports/checks/sweep_stats.h"
 
 namespace semsim {
+
+// What the verdict table needs of one run of the sweep (a row of compare_PARAM.csv has it all).
+struct RunVerdict {
+  std::string variant;
+  double value = 0;  // the swept parameter, as in compare_PARAM.csv
+  int over_admission = 0;
+  Verdict safety = Verdict::valid;
+  Verdict liveness = Verdict::valid;
+};
+std::vector<RunVerdict> run_verdicts(const std::vector<SweepRun>& runs);
 
 struct SweepReport {
   std::string parameter;       // skew, delay, clients, timeout, ...
@@ -23,7 +37,16 @@ struct SweepReport {
   std::uint64_t first_seed = 0;  // their seeds: first_seed .. first_seed + seeds - 1
   bool charts = true;          // drawn for this sweep: else no chart is inlined (old files may remain)
   std::vector<PointStat> stats;
+  std::vector<RunVerdict> runs;  // every run: the verdict table (without them, the page has none)
+  std::string caption;           // the context line the charts carry (sweep_caption)
+  std::string definitions;       // where reports/DEFINITIONS.md is, for links ("" : not linked)
+  std::string partial = {};    // set when the sweep stopped early: what the page says first
 };
+
+// The one-line context of a sweep's charts, from its common options as run.ini lists them
+// ("key = value" lines): "10 clients, limit 2, delay uniform:0ms..1ms, timeout 10s, hold ...,
+// 2 seeds per point". The swept parameter is left out (it is the x axis).
+std::string sweep_caption(const std::string& options, const std::string& parameter, int seeds);
 
 // Writes OUT_DIR/report.html, inlining OUT_DIR/compare_METRIC.svg where it exists (a chart that
 // was not drawn, --no-charts or gnuplot missing, is left out and the page says so). Throws

@@ -1,226 +1,288 @@
 #include "reports/outputs/timeline.h"
 
-#include "reports/history/output_file.h"
-
 #include <algorithm>
-#include <fstream>
+#include <cmath>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
 #include "reports/history/history_reader.h"
+#include "reports/history/key_values.h"
+#include "reports/history/output_file.h"
+#include "reports/history/run_rows.h"
 #include "reports/history/text_format.h"
+#include "reports/outputs/timeline_page.h"
 
 namespace semsim {
 
 namespace {
 
-constexpr int kPlotWidth = 1200;  // px for the whole history
-constexpr int kLabelWidth = 90;
-constexpr int kRowHeight = 14;
-constexpr int kTop = 30;
+// Hold flags, as the page's script reads them.
+enum : int { kPossible = 1, kWitness = 2, kMerged = 4, kOpen = 8 };
 
-enum class Kind { hold, possible, pause };
-
-// Pixel-space bars of one kind for one client; touching bars merge, so a row has at most
-// kPlotWidth / 2 bars however many holds it had.
-struct Bars {
-  struct Bar {
-    int x0, x1;
-    int count;
-    std::int64_t t0_us, t1_us;
-    std::string label;
-  };
-  std::vector<Bar> bars;
-  void add(int x0, int x1, std::int64_t t0, std::int64_t t1, const std::string& label) {
-    if (x1 < x0 + 1) x1 = x0 + 1;
-    if (!bars.empty() && x0 <= bars.back().x1) {
-      Bar& b = bars.back();
-      b.x1 = std::max(b.x1, x1);
-      b.t1_us = std::max(b.t1_us, t1);
-      ++b.count;
-      return;
-    }
-    bars.push_back({x0, x1, 1, t0, t1, label});
-  }
+struct Hold {
+  std::int64_t a, b;       // [a, b) true time, µs from the start of the history
+  std::int64_t lease = -1;  // when its lease ran out (invoke + timeout), -1 without a timeout
+  int flags = 0;
+  int count = 1;  // holds merged into this one
 };
 
 struct Row {
-  Bars holds, possible, pauses;
-  std::vector<int> crashes;  // x of each crash (deduplicated per pixel)
+  std::vector<Hold> holds;
+  std::vector<std::int64_t> pauses;   // a, b pairs
+  std::vector<std::int64_t> crashes;  // t
+  std::vector<std::int64_t> jumps;    // t, by pairs
+  double offset_ms = 0;
+  // While reading.
   bool holding = false, maybe = false, paused = false;
-  std::int64_t hold_since = 0, maybe_since = 0, pause_since = 0;
-  std::string identifier;
+  std::int64_t since = 0, maybe_since = 0, pause_since = 0, lease = -1;
+  std::int64_t acquire_invoked = -1, refresh_invoked = -1;
 };
+
+struct ServerMark {
+  std::string kind;
+  std::int64_t a, b;  // a span, or a == b for an instant
+  std::string detail;
+};
+
+// A JSON string literal, safe inside a <script> element.
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '<': out += "\\u003c"; break;  // no "</script>" inside
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) out += ' ';
+        else out += c;
+    }
+  }
+  return out + "\"";
+}
+
+void append_list(std::string& out, const std::vector<std::int64_t>& v) {
+  out += '[';
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) out += ',';
+    append_int(out, v[i]);
+  }
+  out += ']';
+}
+
+// Merges, per row, holds that start less than `gap` after the last one ended (count kept, lease
+// dropped: a merged bar stands for several leases).
+std::size_t merged_count(const std::map<int, Row>& rows, std::int64_t gap) {
+  std::size_t n = 0;
+  for (const auto& [id, r] : rows) {
+    std::int64_t end = INT64_MIN;
+    for (const Hold& h : r.holds) {
+      if (end == INT64_MIN || h.a - end >= gap || gap == 0) ++n;
+      end = std::max(end, h.b);
+    }
+  }
+  return n;
+}
+
+void merge_holds(Row& r, std::int64_t gap) {
+  std::vector<Hold> out;
+  for (const Hold& h : r.holds) {
+    if (!out.empty() && h.a - out.back().b < gap && ((out.back().flags ^ h.flags) & kPossible) == 0) {
+      Hold& m = out.back();
+      m.b = std::max(m.b, h.b);
+      m.count += h.count;
+      m.flags |= (h.flags & (kWitness | kOpen)) | kMerged;
+      m.lease = -1;
+      continue;
+    }
+    out.push_back(h);
+  }
+  r.holds = std::move(out);
+}
 
 }  // namespace
 
-void write_timeline_html(const std::string& history_path, const std::string& html_path,
-                         const Summary& s, int max_clients) {
+void write_timeline_html(const std::string& history_path, const std::string& html_path, const Summary& s,
+                         int max_clients, std::size_t max_bars) {
   // Rows: the lowest client ids that ever acquired.
   std::map<int, Row> rows;
-  int shown = 0;
   for (const ClientStats& c : s.per_client)
-    if (shown < max_clients) {
-      rows[c.client];
-      ++shown;
-    }
-  const int hidden = static_cast<int>(s.per_client.size()) - shown;
+    if (static_cast<int>(rows.size()) < max_clients) rows[c.client].offset_ms = c.mean_offset_ms;
+  const int hidden = static_cast<int>(s.per_client.size()) - static_cast<int>(rows.size());
   const std::int64_t t0 = s.start_us;
   const std::int64_t span = std::max<std::int64_t>(s.end_us - s.start_us, 1);
-  auto x_of = [&](std::int64_t t) {
-    return kLabelWidth + static_cast<int>((t - t0) * kPlotWidth / span);
-  };
-  auto label = [](const char* what, const std::string& id, std::int64_t a, std::int64_t b) {
-    return std::string(what) + (id.empty() ? "" : " " + id) + " [" + us_as_ms(a) + ", " +
-           us_as_ms(b) + ") ms";
-  };
+  const std::int64_t timeout_us = s.timeout_ms ? *s.timeout_ms * 1000 : -1;
+  // The holds that witness a kept episode: (client, since).
+  std::set<std::pair<int, std::int64_t>> witnesses;
+  for (const Episode& e : s.episodes)
+    for (const HoldRef& h : e.witness) witnesses.insert({h.client, h.since_us});
 
-  // Faults of Redis itself (client 0): a line across every row, with what happened.
-  struct ServerMark {
-    int x;
-    std::string what;
-  };
-  std::vector<ServerMark> server_marks;
-
+  std::vector<ServerMark> server;
+  std::vector<std::int64_t> stale;  // t, believers Redis no longer counted
   HistoryReader reader(history_path);
   Event e;
   while (reader.next(e)) {
-    if (is_server_fault(e.op) || e.op == Op::server_jump) {
-      server_marks.push_back({x_of(e.true_us), std::string(to_string(e.op)) + " at " + us_as_ms(e.true_us) + " ms" +
-                                                   (e.detail.empty() ? "" : " (" + e.detail + ")")});
+    const std::int64_t t = e.true_us - t0;
+    if (e.client == 0 && (is_server_fault(e.op) || e.op == Op::server_jump || e.op == Op::sample)) {
+      KeyValues kv;
+      try {
+        kv = KeyValues::parse(e.detail);
+      } catch (const std::invalid_argument&) {
+      }
+      // Within the instants' own bounds (run_rows.h), so that t + length stays inside 64 bits
+      // whatever a row's detail says.
+      const auto number = [&](std::string_view key) -> std::int64_t {
+        try {
+          return std::clamp(kv.get_int(key).value_or(0), -kMaxHistoryUs, kMaxHistoryUs);
+        } catch (const std::invalid_argument&) {
+          return 0;
+        }
+      };
+      if (e.op == Op::sample) {
+        if (const std::int64_t n = number("stale"); n > 0) stale.insert(stale.end(), {t, n});
+      } else if (e.op == Op::redis_pause) {
+        server.push_back({"redis_pause", t, t + number("length_us"), e.detail});
+      } else if (e.op == Op::failover) {
+        server.push_back({"failover", std::max<std::int64_t>(0, t - number("lag_us")), t, e.detail});
+      } else {
+        server.push_back({std::string(to_string(e.op)), t, t, e.detail});
+      }
       continue;
     }
     auto it = rows.find(e.client);
     if (e.op == Op::run || it == rows.end()) continue;
     Row& r = it->second;
-    auto end_hold = [&] {
-      if (r.holding) r.holds.add(x_of(r.hold_since), x_of(e.true_us), r.hold_since, e.true_us,
-                                 label("holds", r.identifier, r.hold_since, e.true_us));
-      if (r.maybe) r.possible.add(x_of(r.maybe_since), x_of(e.true_us), r.maybe_since, e.true_us,
-                                  label("may hold (acquire outcome unknown)", "", r.maybe_since, e.true_us));
+    const auto end_hold = [&](bool open) {
+      if (r.holding)
+        r.holds.push_back({r.since, t, r.lease,
+                           (witnesses.count({e.client, r.since + t0}) ? kWitness : 0) | (open ? kOpen : 0), 1});
+      if (r.maybe) r.holds.push_back({r.maybe_since, t, -1, kPossible | (open ? kOpen : 0), 1});
       r.holding = r.maybe = false;
     };
     switch (e.op) {
       case Op::acquire:
-        if (e.phase == Phase::ok && !r.holding) {
-          if (r.maybe) end_hold();
+        if (e.phase == Phase::invoke) {
+          r.acquire_invoked = t;
+        } else if (e.phase == Phase::ok && !r.holding) {
+          if (r.maybe) end_hold(false);
           r.holding = true;
-          r.hold_since = e.true_us;
-          r.identifier = e.identifier;
+          r.since = t;
+          r.lease = timeout_us >= 0 && r.acquire_invoked >= 0 ? r.acquire_invoked + timeout_us : -1;
         } else if (e.phase == Phase::info && !r.holding && !r.maybe) {
           r.maybe = true;
-          r.maybe_since = e.true_us;
+          r.maybe_since = t;
         }
-        break;
-      case Op::release:
-        if (e.phase == Phase::invoke) end_hold();
         break;
       case Op::refresh:
-        if (e.phase == Phase::fail) end_hold();
+        if (e.phase == Phase::invoke) r.refresh_invoked = t;
+        if (e.phase == Phase::ok && r.holding && timeout_us >= 0 && r.refresh_invoked >= 0)
+          r.lease = r.refresh_invoked + timeout_us;
+        if (e.phase == Phase::fail) end_hold(false);
+        break;
+      case Op::release:
+        if (e.phase == Phase::invoke) end_hold(false);
         break;
       case Op::crash:
-        end_hold();
-        if (r.crashes.empty() || r.crashes.back() != x_of(e.true_us)) r.crashes.push_back(x_of(e.true_us));
+        end_hold(false);
+        r.crashes.push_back(t);
         break;
       case Op::pause:
-        if (!r.paused) {
-          r.paused = true;
-          r.pause_since = e.true_us;
-        }
+        if (!r.paused) r.paused = true, r.pause_since = t;
         break;
       case Op::resume:
-        if (r.paused)
-          r.pauses.add(x_of(r.pause_since), x_of(e.true_us), r.pause_since, e.true_us,
-                       label("paused", "", r.pause_since, e.true_us));
+        if (r.paused) r.pauses.insert(r.pauses.end(), {r.pause_since, t});
         r.paused = false;
         break;
+      case Op::jump: {
+        std::int64_t by = 0;
+        try {
+          by = KeyValues::parse(e.detail).get_int("by_us").value_or(0);
+        } catch (const std::invalid_argument&) {
+        }
+        r.jumps.insert(r.jumps.end(), {t, by});
+        break;
+      }
       default:
         break;
     }
   }
   // Whatever is still open runs to the end of the history.
   for (auto& [id, r] : rows) {
-    if (r.holding) r.holds.add(x_of(r.hold_since), x_of(s.end_us), r.hold_since, s.end_us,
-                               label("holds (to the end)", r.identifier, r.hold_since, s.end_us));
-    if (r.maybe) r.possible.add(x_of(r.maybe_since), x_of(s.end_us), r.maybe_since, s.end_us,
-                                label("may hold", "", r.maybe_since, s.end_us));
-    if (r.paused) r.pauses.add(x_of(r.pause_since), x_of(s.end_us), r.pause_since, s.end_us,
-                               label("paused (to the end)", "", r.pause_since, s.end_us));
+    e.client = id;
+    const std::int64_t t = span;
+    if (r.holding)
+      r.holds.push_back({r.since, t, r.lease, (witnesses.count({id, r.since + t0}) ? kWitness : 0) | kOpen, 1});
+    if (r.maybe) r.holds.push_back({r.maybe_since, t, -1, kPossible | kOpen, 1});
+    if (r.paused) r.pauses.insert(r.pauses.end(), {r.pause_since, t});
   }
 
-  const int height = kTop + static_cast<int>(rows.size()) * kRowHeight + 30;
-  std::ofstream out(html_path);
-  if (!out) throw std::runtime_error("cannot open " + html_path + " for writing");
-  out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>semsim timeline: "
-      << escape_html(s.variant) << "</title>\n<style>body{font:13px sans-serif;margin:16px}"
-      << "svg text{font:10px monospace} .legend span{display:inline-block;width:14px;height:10px;"
-      << "margin:0 4px 0 12px}</style></head><body>\n";
-  out << "<h2>" << escape_html(s.variant) << " &mdash; " << escape_html(s.mode) << " mode, seed "
-      << s.seed << ", " << s.clients << " clients, limit " << s.limit << "</h2>\n<p>safety <b>"
-      << to_string(s.safety) << "</b> (max holders " << s.max_holders << ", over the limit for "
-      << us_as_ms(s.over_limit_us) << " ms in " << s.episode_count << " episodes), liveness <b>"
-      << to_string(s.liveness) << "</b>. True time " << us_as_ms(s.start_us) << " to "
-      << us_as_ms(s.end_us) << " ms across " << kPlotWidth << " px; bars closer than a pixel are merged"
-      << " (hover a bar for its times).";
-  if (hidden > 0)
-    out << " Showing the first " << shown << " clients; " << hidden << " more are not drawn.";
-  out << "</p>\n<p class=\"legend\"><span style=\"background:#3b6fc4\"></span>holds"
-      << "<span style=\"background:#9bb5e0;outline:1px dashed #3b6fc4\"></span>may hold (info)"
-      << "<span style=\"background:#bbb\"></span>paused"
-      << "<span style=\"background:#000\"></span>crash"
-      << "<span style=\"background:#d2691e\"></span>Redis fault"
-      << "<span style=\"background:#f4a0a0\"></span>more than limit holders</p>\n";
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kLabelWidth + kPlotWidth + 10
-      << "\" height=\"" << height << "\">\n";
-  // Over-admission bands from the holders series (it covers every episode, not only the kept ones).
-  const int rows_bottom = kTop + static_cast<int>(rows.size()) * kRowHeight;
+  // Too many holds for a page: merge those of one client closer than the smallest gap that keeps
+  // the page under max_bars bars (the gap is said on the page).
+  std::int64_t gap = 0;
+  if (merged_count(rows, 0) > max_bars) {
+    for (gap = std::max<std::int64_t>(1, span / 1'000'000); merged_count(rows, gap) > max_bars; gap *= 2) {
+    }
+    for (auto& [id, r] : rows) merge_holds(r, gap);
+  }
+
+  // Over-admission episodes to jump to: the kept ones exactly, then those the holders series shows
+  // after the last kept one (to its bucket).
+  std::vector<std::int64_t> episodes;  // a, b, peak
+  for (const Episode& ep : s.episodes) episodes.insert(episodes.end(), {ep.start_us - t0, ep.end_us - t0, ep.peak_holders});
+  const std::int64_t after = s.episodes.empty() ? INT64_MIN : s.episodes.back().end_us;
   for (std::size_t i = 0; i < s.holders.size(); ++i) {
     if (s.holders[i].max_holders <= s.limit) continue;
-    std::int64_t a = s.holders[i].t_us;
     std::size_t j = i;
-    while (j + 1 < s.holders.size() && s.holders[j + 1].max_holders > s.limit) ++j;
-    std::int64_t b = j + 1 < s.holders.size() ? s.holders[j + 1].t_us : s.end_us;
-    int x0 = x_of(std::max(a, s.start_us)), x1 = std::max(x_of(std::min(b, s.end_us)), x0 + 1);
-    out << "<rect x=\"" << x0 << "\" y=\"" << kTop - 4 << "\" width=\"" << x1 - x0
-        << "\" height=\"" << rows_bottom - kTop + 8 << "\" fill=\"#f4a0a0\"><title>more than "
-        << s.limit << " holders within [" << us_as_ms(a) << ", " << us_as_ms(b)
-        << ") ms</title></rect>\n";
+    int peak = s.holders[i].max_holders;
+    while (j + 1 < s.holders.size() && s.holders[j + 1].max_holders > s.limit) peak = std::max(peak, s.holders[++j].max_holders);
+    const std::int64_t a = s.holders[i].t_us, b = j + 1 < s.holders.size() ? s.holders[j + 1].t_us : s.end_us;
+    if (a > after) episodes.insert(episodes.end(), {a - t0, b - t0, peak});
     i = j;
   }
-  // Time axis: 10 ticks.
-  for (int k = 0; k <= 10; ++k) {
-    int x = kLabelWidth + k * kPlotWidth / 10;
-    out << "<line x1=\"" << x << "\" y1=\"" << kTop - 6 << "\" x2=\"" << x << "\" y2=\""
-        << rows_bottom << "\" stroke=\"#ddd\"/><text x=\"" << x << "\" y=\"" << kTop - 10
-        << "\" text-anchor=\"middle\">" << us_as_ms(t0 + span * k / 10) << "</text>\n";
+
+  // The page's data, one JSON object.
+  std::string d = "{\"variant\":" + json_string(s.variant) + ",\"mode\":" + json_string(s.mode) + ",\"seed\":" +
+                  std::to_string(s.seed) + ",\"clients\":" + std::to_string(s.clients) + ",\"limit\":" +
+                  std::to_string(s.limit) + ",\"timeout_us\":" + std::to_string(timeout_us) + ",\"start_us\":" +
+                  std::to_string(t0) + ",\"span\":" + std::to_string(span) + ",\"safety\":" +
+                  json_string(to_string(s.safety)) + ",\"liveness\":" + json_string(to_string(s.liveness)) +
+                  ",\"max_holders\":" + std::to_string(s.max_holders) + ",\"over_limit_us\":" +
+                  std::to_string(s.over_limit_us) + ",\"episode_count\":" + std::to_string(s.episode_count) +
+                  ",\"hidden\":" + std::to_string(hidden) + ",\"merge_gap_us\":" + std::to_string(gap) +
+                  ",\"bucket_us\":" + std::to_string(s.holders_bucket_us) + ",\"holders\":";
+  std::vector<std::int64_t> holders;
+  for (const HoldersPoint& p : s.holders) holders.insert(holders.end(), {p.t_us - t0, p.max_holders});
+  append_list(d, holders);
+  d += ",\"episodes\":";
+  append_list(d, episodes);
+  d += ",\"stale\":";
+  append_list(d, stale);
+  d += ",\"server\":[";
+  for (std::size_t i = 0; i < server.size(); ++i)
+    d += std::string(i ? "," : "") + "[" + json_string(server[i].kind) + "," + std::to_string(server[i].a) + "," +
+         std::to_string(server[i].b) + "," + json_string(server[i].detail) + "]";
+  d += "],\"rows\":[";
+  bool first = true;
+  for (const auto& [id, r] : rows) {
+    d += std::string(first ? "" : ",\n") + "{\"id\":" + std::to_string(id) + ",\"offset_ms\":" + fixed(r.offset_ms, 3) +
+         ",\"holds\":";
+    first = false;
+    std::vector<std::int64_t> flat;
+    for (const Hold& h : r.holds) flat.insert(flat.end(), {h.a, h.b, h.lease, h.flags, h.count});
+    append_list(d, flat);
+    d += ",\"pauses\":";
+    append_list(d, r.pauses);
+    d += ",\"crashes\":";
+    append_list(d, r.crashes);
+    d += ",\"jumps\":";
+    append_list(d, r.jumps);
+    d += "}";
   }
-  int y = kTop;
-  for (const auto& [client, r] : rows) {
-    const int id = client;  // a lambda cannot capture a structured binding before clang 16
-    out << "<text x=\"2\" y=\"" << y + 10 << "\">client " << id << "</text>\n";
-    auto draw = [&](const Bars& bars, const char* style) {
-      for (const auto& b : bars.bars)
-        out << "<rect x=\"" << b.x0 << "\" y=\"" << y + 2 << "\" width=\"" << b.x1 - b.x0
-            << "\" height=\"" << kRowHeight - 4 << "\" " << style << "><title>client " << id
-            << ": " << escape_html(b.count > 1 ? std::to_string(b.count) + " intervals within [" +
-                                                     us_as_ms(b.t0_us) + ", " + us_as_ms(b.t1_us) + ") ms"
-                                               : b.label)
-            << "</title></rect>\n";
-    };
-    draw(r.pauses, "fill=\"#bbb\"");
-    draw(r.possible, "fill=\"#9bb5e0\" stroke=\"#3b6fc4\" stroke-dasharray=\"2,2\"");
-    draw(r.holds, "fill=\"#3b6fc4\"");
-    for (int x : r.crashes)
-      out << "<rect x=\"" << x - 1 << "\" y=\"" << y << "\" width=\"3\" height=\"" << kRowHeight
-          << "\" fill=\"#000\"><title>client " << id << " crashed</title></rect>\n";
-    y += kRowHeight;
-  }
-  for (const ServerMark& m : server_marks)
-    out << "<rect x=\"" << m.x - 1 << "\" y=\"" << kTop - 6 << "\" width=\"3\" height=\"" << rows_bottom - kTop + 12
-        << "\" fill=\"#d2691e\"><title>Redis: " << escape_html(m.what) << "</title></rect>\n";
-  out << "</svg>\n</body></html>\n";
-  check_written(out, html_path);
+  d += "]}";
+
+  write_output_file(html_path, timeline_page(s.variant, d));
 }
 
 }  // namespace semsim

@@ -1,10 +1,24 @@
-// timeline.html: a self-contained page (inline SVG, no scripts from the network) with one row per
-// client: holds as bars (possible holds after an info acquire dashed), pauses grey, crashes as
-// black marks, over-admission episodes as red bands across all rows. At most `max_clients` rows
-// (the lowest ids; the page says how many were left out). Bars narrower than a pixel merge, so
-// the page stays small for long histories.
+// timeline.html: who held a permit when, as one self-contained page (its script and data inline,
+// nothing loaded from the network) that a person can zoom into.
+//
+// One row per client, labelled with its clock offset (mean of client_us - true_us at its acquire
+// invokes): holds as blue bars, red where more than `limit` held (possible holds after an info
+// acquire dashed; the holds named in a kept episode's witness outlined), and where the run has a
+// timeout, the lease each hold asked Redis for (last ok'd acquire or refresh invoke + timeout): a
+// hold that outlives its lease shows the rest striped, "held past its lease", from a black tick
+// where the lease ended. Pauses are a purple line under the bar, crashes black crosses,
+// clock jumps triangles. Above the rows, the holders lane: the most holders per bucket, the limit,
+// red above it, and the samples where clients believed in permits Redis no longer counted. Faults
+// of Redis are marked across every row (spans for a pause and the writes a failover lost).
+//
+// Zoom with the wheel (or +/-), pan by dragging (or the arrow keys), brush a range on the holders
+// lane to zoom to it; "first / next over-admission" jump to each episode and zoom to it. Ticks
+// are at round steps (1, 2, 5 x 10^k) with their unit. At most `max_clients` rows (the lowest
+// ids; the page says how many were left out). Holds are kept exactly up to `max_bars`; beyond,
+// holds of one client closer than a gap merge (the page says how close), so the page stays small.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "reports/checks/summary.h"
@@ -12,6 +26,6 @@
 namespace semsim {
 
 void write_timeline_html(const std::string& history_path, const std::string& html_path,
-                         const Summary& s, int max_clients = 200);
+                         const Summary& s, int max_clients = 200, std::size_t max_bars = 200'000);
 
 }  // namespace semsim

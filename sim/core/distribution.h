@@ -2,6 +2,7 @@
 // normal:MEAN,SD, exp:MEAN. A bare value means fixed.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "sim/core/duration.h"
@@ -31,6 +32,10 @@ class Distribution {
   bool negative() const { return a_ < 0; }
   // The smallest draw possible: a normal has no bound (the lowest long long).
   long long lowest() const;
+  // The one value a fixed distribution draws; nullopt for the others.
+  std::optional<long long> fixed_value() const {
+    return kind_ == Kind::fixed ? std::optional<long long>(a_) : std::nullopt;
+  }
 
  private:
   Distribution(Kind k, long long a, long long b, Unit u);

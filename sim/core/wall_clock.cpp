@@ -1,5 +1,6 @@
 #include "sim/core/wall_clock.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 #include <unistd.h>
@@ -11,20 +12,27 @@ void Pacer::std_sleep(std::chrono::steady_clock::duration d) { std::this_thread:
 Progress::Progress(bool wanted) : enabled_(wanted && isatty(STDERR_FILENO) == 1) {}
 
 Progress::~Progress() {
-  if (shown_) std::fputs("\n", stderr);
+  if (shown_) std::fputs("\r\033[K", stderr);
 }
 
-void Progress::update(TrueTime now_true, TrueTime end_true, std::uint64_t events, std::uint64_t grants) {
+std::string Progress::line(Micros elapsed, Micros duration, std::uint64_t grants, std::uint64_t events,
+                           double wall_s) {
+  const Micros now = std::min(elapsed, duration);
+  const double done = duration.count() > 0 ? 100.0 * static_cast<double>(now.count()) / static_cast<double>(duration.count()) : 100;
+  char text[160];
+  std::snprintf(text, sizeof text, "[semsim] %.3f s of %.3f s (%.0f%%)  %llu grants  %llu events  %.1f s wall",
+                static_cast<double>(now.count()) / 1e6, static_cast<double>(duration.count()) / 1e6, done,
+                static_cast<unsigned long long>(grants), static_cast<unsigned long long>(events), wall_s);
+  return text;
+}
+
+void Progress::update(Micros elapsed, Micros duration, std::uint64_t grants, std::uint64_t events) {
   if (!enabled_) return;
-  const Micros now = now_true.time_since_epoch(), end = end_true.time_since_epoch();
   const double t = watch_.seconds();
   if (t - last_ < 0.2) return;
   last_ = t;
   shown_ = true;
-  const double done = end.count() > 0 ? 100.0 * static_cast<double>(now.count()) / static_cast<double>(end.count()) : 100;
-  std::fprintf(stderr, "\r[semsim] %5.1f%%  true time %.3fs of %.3fs  %llu events  %llu grants  %.1fs wall   ", done,
-               static_cast<double>(now.count()) / 1e6, static_cast<double>(end.count()) / 1e6,
-               static_cast<unsigned long long>(events), static_cast<unsigned long long>(grants), t);
+  std::fprintf(stderr, "\r\033[K%s", line(elapsed, duration, grants, events, t).c_str());
   std::fflush(stderr);
 }
 

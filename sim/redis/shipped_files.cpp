@@ -14,6 +14,27 @@ fs::path executable_dir() {
 
 fs::path shipped_scenarios_dir() { return executable_dir().parent_path() / "share" / "semsim" / "scenarios"; }
 
+std::string shipped_scenarios_help() {
+  std::error_code ec;
+  return fs::is_directory(shipped_scenarios_dir(), ec)
+             ? shipped_scenarios_dir().string()
+             : "/usr/share/semsim/scenarios (for a semsim installed elsewhere: share/semsim/scenarios beside its bin/)";
+}
+
+fs::path docs_dir() {
+  std::error_code ec;
+  const fs::path installed = executable_dir().parent_path() / "share" / "doc" / "semsim";
+  return fs::is_directory(installed, ec) ? installed : fs::path("/usr/share/doc/semsim");
+}
+
+fs::path doc_path(const std::string& relative) {
+  std::error_code ec;
+  const fs::path installed = docs_dir() / relative;
+  if (fs::exists(installed, ec)) return installed;
+  const fs::path source = executable_dir().parent_path() / relative;
+  return fs::exists(source, ec) ? source : installed;
+}
+
 std::string resolve_scenario_path(const std::string& argument) {
   std::error_code ec;
   const fs::path given(argument);

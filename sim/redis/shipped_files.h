@@ -12,6 +12,19 @@ std::filesystem::path executable_dir();
 
 // PREFIX/share/semsim/scenarios for an installed semsim.
 std::filesystem::path shipped_scenarios_dir();
+// That folder for --help: the real one when installed, else where the Debian package puts it.
+std::string shipped_scenarios_help();
+
+// Where the user documentation is (README.md, docs/, reports/DEFINITIONS.md, scenarios/README.md):
+// PREFIX/share/doc/semsim beside an installed semsim, else where the Debian package puts it,
+// /usr/share/doc/semsim. Never the build folder: `--help` prints it, and the man page is made
+// from `--help` in the build folder.
+std::filesystem::path docs_dir();
+
+// One document (a path relative to the docs folder, e.g. "reports/DEFINITIONS.md") where this
+// semsim can read it now: installed, else in the source tree of a build folder (build/semsim ->
+// reports/DEFINITIONS.md beside build/), else under docs_dir(). For links in report pages.
+std::filesystem::path doc_path(const std::string& relative);
 
 // A scenario argument as given when it names an existing file; otherwise, when it is a bare file
 // name, the shipped scenario of that name if there is one (`semsim scenario steal-10ms.ini`).

@@ -1,5 +1,6 @@
 #include "sim/run/compare_shards.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "reports/history/text_format.h"
 #include "reports/outputs/charts.h"
 #include "reports/outputs/sweep_report.h"
+#include "sim/redis/shipped_files.h"
 #include "sim/run/version.h"
 
 namespace semsim {
@@ -37,10 +39,17 @@ Number number(const std::string& text, const std::string& where) {
   return v;
 }
 
+Verdict verdict_of(const std::string& text, const std::string& where) {
+  for (const Verdict v : {Verdict::valid, Verdict::invalid, Verdict::unknown})
+    if (text == to_string(v)) return v;
+  throw std::invalid_argument(where + ": not a verdict: " + text);
+}
+
 // A merged run: its row as the shard wrote it, its metrics, and where its folder is.
 struct MergedRow {
   std::string line;
   WrittenSweepRun written;
+  RunVerdict verdict;  // the verdict table's view of the run
   fs::path from;
   std::string folder;
 };
@@ -69,6 +78,12 @@ void read_shard(const ShardDir& shard, const std::string& parameter, std::vector
     for (std::size_t c = 0; c < columns.size(); ++c)
       if (columns[c] == metric.name) metric_column.push_back(c);
   if (metric_column.size() != sweep_metrics().size()) throw std::logic_error("a sweep metric without its CSV column");
+  const auto column = [&](std::string_view name) {
+    const auto c = std::find(columns.begin(), columns.end(), name);
+    if (c == columns.end()) throw std::logic_error("compare_PARAM.csv without its " + std::string(name) + " column");
+    return static_cast<std::size_t>(c - columns.begin());
+  };
+  const std::size_t over_admission = column("over_admission"), safety = column("safety"), liveness = column("liveness");
 
   for (std::size_t j = 0; j < runs.size(); ++j) {
     const std::string where = m.file() + ": run " + std::to_string(j + 1);
@@ -89,7 +104,13 @@ void read_shard(const ShardDir& shard, const std::string& parameter, std::vector
     if (cells.size() != columns.size())
       throw std::invalid_argument(csv + ":" + std::to_string(j + 2) + ": " + std::to_string(cells.size()) + " fields, the header has " +
                                   std::to_string(columns.size()));
-    MergedRow row{line, {f[3], number<double>(f[1], where), {}}, fs::path(shard.dir), f[2]};
+    const std::string at = csv + ":" + std::to_string(j + 2);
+    MergedRow row{line,
+                  {f[3], number<double>(f[1], where), {}},
+                  {f[3], number<double>(f[1], where), number<int>(cells[over_admission], at + ": over_admission"),
+                   verdict_of(cells[safety], at + ": safety"), verdict_of(cells[liveness], at + ": liveness")},
+                  fs::path(shard.dir),
+                  f[2]};
     for (std::size_t c : metric_column) row.written.metrics.push_back(metric_from_text(cells[c]));
     rows[static_cast<std::size_t>(index)] = std::move(row);
   }
@@ -134,6 +155,7 @@ CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, s
 
   fs::create_directories(out);
   std::vector<WrittenSweepRun> written;
+  std::vector<RunVerdict> verdicts;
   merge.csv = (fs::path(out) / ("compare_" + parameter + ".csv")).string();
   std::ofstream csv(merge.csv);
   csv << sweep_csv_header() << "\n";
@@ -141,6 +163,7 @@ CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, s
     if (row) {
       csv << row->line << "\n";
       written.push_back(row->written);
+      verdicts.push_back(row->verdict);
       fs::create_directories((fs::path(out) / row->folder).parent_path());
       fs::copy(row->from / row->folder, fs::path(out) / row->folder,
                fs::copy_options::recursive | fs::copy_options::overwrite_existing);
@@ -156,24 +179,29 @@ CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, s
   check_written(stats_csv, merge.stats);
 
   const bool in_ms = any.get("report", "in_ms") == "yes";
+  std::string common;
+  for (const std::string& line : any.all("report", "common")) common += line + "\n";
+  const int seeds = number<int>(any.get("options", "seeds"), any.file() + ": options.seeds");
+  const std::string caption = sweep_caption(common, parameter, seeds);
   const bool charts = any.get("report", "charts") == "yes" &&
-                      draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, out, warn);
+                      draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, out, warn, caption);
   std::string command = any.get("report", "command") + " --out " + shell_word(out);
   if (!set.missing().empty())
     command += "\n# partial (semsim merge --partial): " + set.missing_text() + " not given; the statistics are over " +
                std::to_string(merge.merged) + " of the sweep's " + std::to_string(merge.runs) + " runs";
-  std::string common;
-  for (const std::string& line : any.all("report", "common")) common += line + "\n";
   const SweepReport report{parameter,
                            in_ms,
                            command,
                            any.get("", "version"),
                            set.redis(),
                            common,
-                           number<int>(any.get("options", "seeds"), any.file() + ": options.seeds"),
+                           seeds,
                            number<std::uint64_t>(any.get("report", "first_seed"), any.file() + ": report.first_seed"),
                            charts,
-                           stats};
+                           stats,
+                           verdicts,
+                           caption,
+                           doc_path("reports/DEFINITIONS.md").string()};
   write_sweep_report(out, report);
   merge.report = (fs::path(out) / "report.html").string();
   return merge;

@@ -31,4 +31,8 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
 RunOutput execute_run(const RunOptions& options, RunInputs inputs, RedisSession& redis, std::ostream& log,
                       RunFiles files = {});
 
+// A `warning:` line when every client's clock has the same fixed offset, other than 0 (--skew 10ms,
+// no per-client skew, drift or jump tells them apart): no skew steal is possible. "" otherwise.
+std::string same_clock_warning(const RunOptions& options, const RunInputs& inputs);
+
 }  // namespace semsim

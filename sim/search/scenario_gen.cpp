@@ -187,6 +187,37 @@ bool meets(const GenCase& c, const GenSettings& s, std::string* why) {
   return true;
 }
 
+std::vector<std::string> broken_preconditions(const GenCase& c, const Preconditions& pre, std::int64_t lock_timeout_us) {
+  std::vector<std::string> broken;
+  // One condition at a time, so that each one broken is named, not only the first.
+  for (bool Preconditions::*flag : {&Preconditions::no_delay, &Preconditions::bounded_delay, &Preconditions::clock_spread,
+                                    &Preconditions::lease_budget}) {
+    if (!(pre.*flag)) continue;
+    GenSettings alone;
+    alone.pre.*flag = true;
+    alone.lock_timeout_us = lock_timeout_us;
+    std::string why;
+    if (!meets(c, alone, &why) && std::find(broken.begin(), broken.end(), why) == broken.end()) broken.push_back(why);
+  }
+  if (c.server_drift_ppm != 0) broken.push_back("Redis's clock drifts");
+  for (const GenAction& a : c.actions)
+    if (a.kind >= Kind::server_jump) {
+      const std::string what = "a fault of Redis itself (" + std::string(action_kind(a.kind).name) + ")";
+      if (std::find(broken.begin(), broken.end(), what) == broken.end()) broken.push_back(what);
+    }
+  return broken;
+}
+
+std::string preconditions_verdict(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us) {
+  const Preconditions pre = preconditions_for(variant);
+  const std::string text = pre.text.empty() ? std::string("none") : pre.text;
+  const std::vector<std::string> broken = broken_preconditions(c, pre, lock_timeout_us);
+  if (broken.empty()) return "kept (" + text + "): the seeds promise safety for this case";
+  std::string out = "broken: ";
+  for (std::size_t i = 0; i < broken.size(); ++i) out += (i ? "; " : "") + broken[i];
+  return out + " (outside the seeds' promise: " + text + ")";
+}
+
 rc::Gen<GenCase> gen_case(const GenSettings& settings) {
   return rc::gen::map(
       rc::gen::exec([settings] {

@@ -89,6 +89,15 @@ GenCase normalize(GenCase c, const GenSettings& settings);
 // True if the case meets the preconditions; the why of the first one it breaks otherwise.
 bool meets(const GenCase& c, const GenSettings& settings, std::string* why = nullptr);
 
+// Which of `pre`'s conditions the case breaks, each said as meets() says it ("network delay",
+// "clock spread >= timeout", ...), and the faults of Redis itself it holds (outside every
+// promise); empty when it keeps them all. For a counterexample found with --no-preconditions.
+std::vector<std::string> broken_preconditions(const GenCase& c, const Preconditions& pre, std::int64_t lock_timeout_us);
+
+// One line on the case against `variant`'s preconditions: "kept (TEXT): the seeds promise safety
+// for this case", or "broken: network delay; ... (outside the seeds' promise: TEXT)".
+std::string preconditions_verdict(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us);
+
 rc::Gen<GenCase> gen_case(const GenSettings& settings);
 
 // A case as one run: its options (mode virtual, charts off, out = `out`, one replica per

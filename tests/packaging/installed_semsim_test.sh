@@ -19,6 +19,16 @@ v=$("$bin" --version)
 [[ $v =~ ^semsim\ [0-9]+\.[0-9]+\.[0-9]+\ \(commit\ [0-9a-f]+ ]] || fail "--version printed '$v'"
 [ -f "$tmp/p/share/man/man1/semsim.1.gz" ] || fail "no man page"
 zcat "$tmp/p/share/man/man1/semsim.1.gz" | grep -q 'semsim check' || fail "the man page lacks the subcommands' help"
+# The user documentation beside it, where --help says it is; the man page with real paths and examples.
+for doc in README.md reports/DEFINITIONS.md docs/script-variants.md docs/testing-your-library.md docs/libraries.md \
+           docs/performance.md scenarios/README.md; do
+  [ -f "$tmp/p/share/doc/semsim/$doc" ] || fail "share/doc/semsim/$doc not installed"
+done
+"$bin" run --help | grep -qF "Documentation: $tmp/p/share/doc/semsim/README.md" || fail "run --help does not point to the installed docs"
+man=$(zcat "$tmp/p/share/man/man1/semsim.1.gz")
+grep -q '^\.SH FILES' <<<"$man" && grep -q '^\.SH EXAMPLES' <<<"$man" || fail "the man page has no FILES or EXAMPLES"
+grep -q '/usr/share/doc/semsim/' <<<"$man" && grep -q 'steal-10ms.clients.csv' <<<"$man" || fail "the man page lacks real paths"
+! grep -q 'PREFIX/' <<<"$man" || fail "the man page names PREFIX/: $(grep -m1 'PREFIX/' <<<"$man")"
 "$bin" scenario steal-10ms.ini --out "$tmp/o" >"$tmp/scenario.log" 2>&1 || { cat "$tmp/scenario.log"; fail "shipped scenario by name"; }
 grep -q "$tmp/p/share/semsim/scenarios/steal-10ms.ini" "$tmp/scenario.log" || fail "the scenario did not come from the installed tree"
 grep -q "^# semsim $(echo "$v" | cut -d' ' -f2-)" "$tmp/o/steal-10ms/basic/run.ini" || fail "run.ini does not carry the version"
@@ -31,6 +41,8 @@ grep -q "^# semsim $(echo "$v" | cut -d' ' -f2-)" "$tmp/o/steal-10ms/basic/run.i
 
 (cd "$build" && cpack -G DEB -B "$tmp/deb" >/dev/null)
 deb=$(ls "$tmp"/deb/semsim_*.deb)
+dpkg-deb -c "$deb" >"$tmp/deb.list"
+grep -q '\./usr/share/doc/semsim/reports/DEFINITIONS.md$' "$tmp/deb.list" || fail "the .deb carries no /usr/share/doc/semsim"
 depends=$(dpkg-deb -f "$deb" Depends)
 [[ $depends == *redis-server* && $depends == *"libc6 (>="* && $depends == *libhiredis* ]] || fail "Depends: $depends"
 echo "installed semsim ok: $v; $(basename "$deb") $(du -k "$deb" | cut -f1) KiB; Depends: $depends"

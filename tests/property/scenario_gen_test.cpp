@@ -42,6 +42,23 @@ RC_GTEST_PROP(ScenarioGen, FairCasesHaveNoDelayNorPauses, ()) {
   for (const auto& a : c.actions) RC_ASSERT(a.kind != ScriptedAction::Kind::pause);
 }
 
+// A case made inside a variant's preconditions keeps them; one with network delay and a Redis
+// fault, searched outside them, is told apart by each condition it breaks.
+RC_GTEST_PROP(ScenarioGen, APreconditionVerdictNamesEachConditionBroken, ()) {
+  GenCase c = *gen_case(settings_for("fair"));
+  RC_ASSERT(broken_preconditions(c, preconditions_for("fair"), 10'000'000).empty());
+  RC_ASSERT(preconditions_verdict(c, "fair", 10'000'000).starts_with("kept ("));
+  c.per_client.front().delay_out = Span{1000, 3000};
+  c.actions.push_back({0, 0, ScriptedAction::Kind::redis_restart, 0});
+  const std::vector<std::string> broken = broken_preconditions(c, preconditions_for("fair"), 10'000'000);
+  // (The delay may also push a case near its lease budget over it: that one is named too.)
+  RC_ASSERT(!broken.empty() && broken.front() == "network delay");
+  RC_ASSERT(broken.back() == "a fault of Redis itself (redis_restart)");
+  const std::string verdict = preconditions_verdict(c, "fair", 10'000'000);
+  RC_ASSERT(verdict.starts_with("broken: network delay; "));
+  RC_ASSERT(verdict.find("(outside the seeds' promise: ") != std::string::npos);
+}
+
 // A case written out reads back through the simulator's own CSV readers.
 RC_GTEST_PROP(ScenarioGen, MaterializedFilesReadBack, ()) {
   const GenCase c = *gen_case(GenSettings{});

@@ -12,7 +12,12 @@ using test::HistoryBuilder;
 TEST(CheckerSafety, TwoOverlappingHoldersWithLimitOneAreOneOverAdmission) {
   // Client 1 holds [10, 50) ms, client 2 holds [30, 80) ms: two holders on [30, 50) = 20 ms.
   HistoryBuilder h(/*limit=*/1);
-  h.hold(1, 0, 10, 50, "a").hold(2, 20, 30, 80, "b").end(100);
+  // Client 2's clock is 10 ms behind true time.
+  h.hold(1, 0, 10, 50, "a")
+      .at(20, 2, Op::acquire, Phase::invoke, "", -10)
+      .at(30, 2, Op::acquire, Phase::ok, "b", -10)
+      .at(80, 2, Op::release, Phase::invoke, "b", -10)
+      .end(100);
   const MarkWatch stolen(Mark::steal);
   Summary s = h.check();
   EXPECT_TRUE(stolen.hit());
@@ -28,10 +33,11 @@ TEST(CheckerSafety, TwoOverlappingHoldersWithLimitOneAreOneOverAdmission) {
   EXPECT_EQ(e.end_us, 50'000);
   EXPECT_FALSE(e.open);
   EXPECT_EQ(e.peak_holders, 2);
-  // The witness: limit + 1 = 2 holds, earliest first, with their identifiers.
+  // The witness: limit + 1 = 2 holds, earliest first, with their identifiers and each holder's
+  // clock at its grant.
   ASSERT_EQ(e.witness.size(), 2u);
-  EXPECT_EQ(e.witness[0], (HoldRef{1, "a", 10'000}));
-  EXPECT_EQ(e.witness[1], (HoldRef{2, "b", 30'000}));
+  EXPECT_EQ(e.witness[0], (HoldRef{1, "a", 10'000, 0}));
+  EXPECT_EQ(e.witness[1], (HoldRef{2, "b", 30'000, -10'000}));
 }
 
 TEST(CheckerSafety, ReleaseAndGrantAtTheSameInstantDoNotOverlapInEitherSeqOrder) {
@@ -157,6 +163,21 @@ TEST(CheckerSafety, StealsCountGrantsAboveTheLimitAndEpisodesCountStretches) {
   EXPECT_EQ(s.episodes[1].end_us, 100'000);
 }
 
+// More grants in one instant than holders above the limit: limit 2, nobody holding, three clients
+// granted at 10 ms. Three hold, one above the limit: one steal, min(grants 3, holders 3 - limit 2),
+// not three (the mutation audit of issue 27: counting every grant of the instant).
+TEST(CheckerSafety, StealsAtOneInstantAreAtMostTheHoldersAboveTheLimit) {
+  HistoryBuilder h(2);
+  for (int c = 1; c <= 3; ++c) h.at(0, c, Op::acquire, Phase::invoke);
+  for (int c = 1; c <= 3; ++c) h.at(10, c, Op::acquire, Phase::ok);
+  for (int c = 1; c <= 3; ++c) h.at(50, c, Op::release, Phase::invoke);
+  h.end(60);
+  const Summary s = h.check();
+  EXPECT_EQ(s.max_holders, 3);
+  EXPECT_EQ(s.over_admission, 1);
+  EXPECT_EQ(s.steals, 1);
+}
+
 TEST(CheckerSafety, OutOfOrderEventsAreRejected) {
   CheckOptions o;
   o.limit = 1;
@@ -177,7 +198,7 @@ TEST(CheckerSafety, NoLimitIsAnErrorAtTheFirstClientEvent) {
 }
 
 TEST(CheckerSafety, ARunRowWithALimitBelowOneIsRefused) {
-  for (const char* bad : {"limit=-3", "limit=0", "timeout_ms=-1", "clients=-2"}) {
+  for (const char* bad : {"limit=-3", "limit=0", "timeout_ms=-1", "clients=-2", "clients=0"}) {
     Checker c;
     Event e;
     e.op = Op::run;
@@ -190,6 +211,52 @@ TEST(CheckerSafety, ARunRowWithALimitBelowOneIsRefused) {
       EXPECT_NE(std::string(err.what()).find(bad), std::string::npos) << err.what();
     }
   }
+}
+
+// A run row is held to the command line's bounds (run_rows.h), and to what the arithmetic on its
+// values can hold: limit 4294967297 was cast to int and judged as limit 1; timeout_ms near 2^63
+// overflowed timeout_ms + 1000 (UBSan, checker.cpp:64).
+TEST(CheckerSafety, ARunRowOutsideTheCommandLinesBoundsIsRefused) {
+  for (const char* bad : {"limit=4294967297", "limit=1000001", "clients=4294967297", "clients=1000001",
+                          "timeout_ms=9223372036854775807", "timeout_ms=360000001", "duration_ms=360000001"}) {
+    Checker c;
+    Event e;
+    e.op = Op::run;
+    e.phase = Phase::info;
+    e.detail = std::string("variant=basic ") + (std::string(bad).starts_with("limit") ? "" : "limit=1 ") + bad;
+    try {
+      c.add(e);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const HistoryError& err) {
+      EXPECT_NE(std::string(err.what()).find(bad), std::string::npos) << err.what();
+      EXPECT_NE(std::string(err.what()).find("out of range"), std::string::npos) << err.what();
+    }
+  }
+  // The bounds themselves are accepted.
+  Checker c;
+  Event e;
+  e.op = Op::run;
+  e.phase = Phase::info;
+  e.detail = "limit=1000000 clients=1000000 timeout_ms=360000000 duration_ms=360000000";
+  EXPECT_NO_THROW(c.add(e));
+  EXPECT_EQ(c.finish().limit, 1'000'000);
+  EXPECT_EQ(c.finish().liveness_bound_us, 360'001'000'000);
+}
+
+// The run's options are the first row, once: one later on would change the limit mid-history.
+TEST(CheckerSafety, ARunRowWithTheOptionsAfterTheFirstRowIsRefused) {
+  HistoryBuilder h(1);
+  h.at(1, 1, Op::acquire, Phase::invoke);
+  Event again = h.events.front();
+  again.seq = 99;
+  again.true_us = 2000;
+  h.events.push_back(again);
+  Checker c;
+  const std::vector<Event> events = h.sorted();
+  c.add(events[0]);
+  c.add(events[1]);
+  EXPECT_TRUE(c.saw_run_row());
+  EXPECT_THROW(c.add(events[2]), HistoryError);
 }
 
 }  // namespace

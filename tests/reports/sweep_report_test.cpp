@@ -1,10 +1,12 @@
-// report.html of a sweep: self-contained, says how to reproduce it, a table and a chart per metric.
+// report.html of a sweep: verdicts first, then the charts where the variants differ, the metrics
+// that are the same everywhere named, how to reproduce it, the options folded; self-contained.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "reports/outputs/sweep_report.h"
@@ -24,64 +26,146 @@ std::string slurp(const fs::path& path) {
 struct Page {
   fs::path dir;
   SweepReport report;
+  std::string html() {
+    write_sweep_report(dir.string(), report);
+    return slurp(dir / "report.html");
+  }
 };
 
-Page two_points(const std::string& name) {
+Summary run(int over_admission, std::int64_t granted = 10) {
+  Summary s;
+  s.over_admission = over_admission;
+  s.safety = over_admission > 0 ? Verdict::invalid : Verdict::valid;
+  s.granted = granted;
+  return s;
+}
+
+// basic over-admits at 5 ms only (runs 1 and 3), lua never; two seeds per point.
+Page sweep(const std::string& name) {
   Page p;
   p.dir = fs::temp_directory_path() / "semsim_reports_tests" / (name + std::to_string(::getpid()));
   fs::remove_all(p.dir);
   fs::create_directories(p.dir);
   std::vector<SweepRun> runs;
-  for (int over : {1, 3}) {
-    Summary s;
-    s.over_admission = over;
-    runs.push_back({"basic", 5, s});
-    runs.push_back({"lua", 5, Summary{}});
-  }
-  p.report = {"skew", true, "semsim compare --variants basic,lua --skews 5ms", "0.2.0 (commit abc)",
-              "embedded redis-server 7.0.15", "clients = 10\n", 2, 1, true, sweep_stats(runs)};
+  for (double skew : {0.0, 5.0})
+    for (int seed = 0; seed < 2; ++seed) {
+      runs.push_back({"basic", skew, run(skew > 0 ? 1 + 2 * seed : 0)});
+      runs.push_back({"lua", skew, run(0)});
+    }
+  runs.back().summary.liveness = Verdict::invalid;  // lua at 5 ms, seed 2: a stall
+  p.report = {"skew", true, "semsim compare --variants basic,lua --skews 0,5ms", "0.2.0 (commit abc)",
+              "embedded redis-server 7.0.15", "clients = 10\nlimit = 2\nskew = fixed:0ms\ntimeout = 10s\n", 2, 1, true,
+              sweep_stats(runs), run_verdicts(runs), "", "/usr/share/doc/semsim/reports/DEFINITIONS.md"};
   return p;
 }
 
-TEST(SweepReport, SaysHowToReproduceTheSweep) {
-  Page p = two_points("report_reproduce");
-  write_sweep_report(p.dir.string(), p.report);
-  const std::string html = slurp(p.dir / "report.html");
-  EXPECT_NE(html.find("<pre>semsim compare --variants basic,lua --skews 5ms</pre>"), std::string::npos);
-  EXPECT_NE(html.find("semsim 0.2.0 (commit abc) against embedded redis-server 7.0.15"), std::string::npos);
-  EXPECT_NE(html.find("with seeds 1 to 2 at every point"), std::string::npos);
-  EXPECT_NE(html.find("clients = 10"), std::string::npos);
+// The cells of the verdict row of `variant`, tags stripped.
+std::vector<std::string> verdict_row(const std::string& html, const std::string& variant) {
+  const std::size_t table = html.find("id=\"verdicts\"");
+  const std::size_t row = html.find("<th class=variant>" + variant + "</th>", table);
+  const std::string text = html.substr(row, html.find("</tr>", row) - row);
+  std::vector<std::string> cells;
+  const std::regex cell("<t[dh][^>]*>(.*?)</t[dh]>");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), cell); it != std::sregex_iterator(); ++it)
+    cells.push_back(std::regex_replace((*it)[1].str(), std::regex("<[^>]*>"), ""));
+  return cells;
 }
 
-TEST(SweepReport, HasATableOfMeansAndIntervalsPerMetric) {
-  Page p = two_points("report_tables");
-  write_sweep_report(p.dir.string(), p.report);
-  const std::string html = slurp(p.dir / "report.html");
-  // over_admission of basic at 5 ms: runs 1 and 3, mean 2, t(1) = 12.706205, s = sqrt(2).
-  EXPECT_NE(html.find("<td>5.000</td><td>2.00 <small>[-10.71, 14.71]</small> <small class=n>n=2</small></td>"),
+TEST(SweepReport, OpensWithAVerdictRowPerVariant) {
+  const std::string html = sweep("report_verdicts").html();
+  const std::size_t verdicts = html.find("<table id=\"verdicts\"");
+  ASSERT_NE(verdicts, std::string::npos);
+  EXPECT_LT(verdicts, html.find("<h2"));  // right under the title and its context line
+  EXPECT_LT(html.find("<h1>"), verdicts);
+  EXPECT_EQ(verdict_row(html, "basic"),
+            (std::vector<std::string>{"basic", "unsafe", "2 of 4 runs", "+3 at 5 ms", "5 ms (2 of 2 runs there)",
+                                      "no stall"}));
+  EXPECT_EQ(verdict_row(html, "lua"), (std::vector<std::string>{"lua", "safe in every run", "0 of 4 runs", "none",
+                                                                "&mdash;", "stalls in 1 of 4 runs"}));
+  EXPECT_NE(html.find("<th>first over-admits at<br>skew (ms)</th>"), std::string::npos);
+}
+
+TEST(SweepReport, ChartsWhereTheVariantsDifferComeBeforeTheOthers) {
+  Page p = sweep("report_order");
+  // granted: basic 10, lua 20 in every run: the variants differ; over_admission overlaps (basic's
+  // interval at 5 ms spans lua's 0).
+  for (PointStat& s : p.report.stats)
+    if (s.metric->name == "granted" && s.variant == "lua") s.mean = 20, s.ci95 = Interval{20, 20};
+  const std::string html = p.html();
+  const std::size_t differ = html.find("<h2>Where the variants differ</h2>");
+  ASSERT_NE(differ, std::string::npos);
+  EXPECT_LT(differ, html.find("<h3 id=\"m-granted\">"));
+  EXPECT_LT(html.find("<h3 id=\"m-granted\">"), html.find("<h2>The other charts</h2>"));
+  EXPECT_LT(html.find("<h2>The other charts</h2>"), html.find("<h3 id=\"m-over_admission\">"));
+  EXPECT_NE(html.find("<a href=\"#m-granted\">grants</a> <small>(variants differ)</small>"), std::string::npos);
+}
+
+TEST(SweepReport, AMetricTheSameEverywhereIsNamedNotDrawn) {
+  const std::string html = sweep("report_same").html();
+  EXPECT_NE(html.find("<li>FIFO inversions <small>(fifo_inversions)</small>: <b>0</b> in every run of every "
+                      "variant</li>"),
             std::string::npos);
-  for (const SweepMetric& m : sweep_metrics()) EXPECT_NE(html.find("<h2 id=\"" + m.name + "\">"), std::string::npos);
+  EXPECT_EQ(html.find("id=\"m-fifo_inversions\""), std::string::npos);
+  EXPECT_NE(html.find("<li>Jain's index of grants <small>(jain_index)</small>: undefined in every run</li>"),
+            std::string::npos);
+}
+
+TEST(SweepReport, TablesNameTheSweptParameterWithItsUnit) {
+  const std::string html = sweep("report_tables").html();
+  // over_admission of basic at 5 ms: runs 1 and 3, mean 2, t(1) = 12.706205, s = sqrt(2).
+  EXPECT_NE(html.find("<tr><td>5</td><td>2.00 <small>[-10.71, 14.71]</small> <small class=n>n=2</small></td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<table class=stats><tr><th>skew (ms)</th><th>basic</th><th>lua</th></tr>"), std::string::npos);
+}
+
+TEST(SweepReport, SaysHowToReproduceTheSweepAndFoldsTheOptions) {
+  const std::string html = sweep("report_reproduce").html();
+  EXPECT_NE(html.find("<pre>semsim compare --variants basic,lua --skews 0,5ms</pre>"), std::string::npos);
+  EXPECT_NE(html.find("semsim 0.2.0 (commit abc) against embedded redis-server 7.0.15"), std::string::npos);
+  EXPECT_NE(html.find("<p class=context>10 clients, limit 2, timeout 10s, 2 seeds per point; seeds 1&ndash;2."),
+            std::string::npos);
+  const std::size_t details = html.find("<details id=\"options\">");
+  ASSERT_NE(details, std::string::npos);
+  EXPECT_GT(html.find("clients = 10"), details);
+  EXPECT_GT(details, html.find("id=\"verdicts\""));
+}
+
+TEST(SweepReport, LinksTheDefinitionsAndEveryContentsEntryHasItsTarget) {
+  const std::string html = sweep("report_links").html();
+  EXPECT_NE(html.find("<a href=\"file:///usr/share/doc/semsim/reports/DEFINITIONS.md\">"), std::string::npos);
+  const std::regex link("href=\"#([^\"]+)\"");
+  int links = 0;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), link); it != std::sregex_iterator(); ++it, ++links)
+    EXPECT_NE(html.find("id=\"" + (*it)[1].str() + "\""), std::string::npos) << (*it)[1];
+  EXPECT_GE(links, 4);
 }
 
 TEST(SweepReport, InlinesTheChartsAndLoadsNothing) {
-  Page p = two_points("report_inline");
+  Page p = sweep("report_inline");
   std::ofstream(p.dir / "compare_over_admission.svg") << "<?xml version=\"1.0\"?>\n<svg viewBox=\"0 0 1 1\"></svg>\n";
-  write_sweep_report(p.dir.string(), p.report);
-  const std::string html = slurp(p.dir / "report.html");
-  EXPECT_NE(html.find("<h2 id=\"over_admission\">over-admission (most holders above the limit) "
-                      "<small>(over_admission)</small></h2>\n<svg viewBox=\"0 0 1 1\"></svg>"),
+  const std::string html = p.html();
+  EXPECT_NE(html.find("<h3 id=\"m-over_admission\">over-admission (most holders above the limit) "
+                      "<small>(over_admission)</small></h3>\n<svg viewBox=\"0 0 1 1\"></svg>"),
             std::string::npos);
   EXPECT_EQ(html.find("<?xml"), std::string::npos);
   EXPECT_EQ(html.find("src="), std::string::npos);
-  EXPECT_EQ(html.find("href="), std::string::npos);
+  EXPECT_EQ(html.find("http"), std::string::npos);
 }
 
 TEST(SweepReport, LeavesOutChartsNotDrawnForThisSweep) {
-  Page p = two_points("report_nocharts");
+  Page p = sweep("report_nocharts");
   std::ofstream(p.dir / "compare_over_admission.svg") << "<svg>an older sweep's</svg>\n";
   p.report.charts = false;
-  write_sweep_report(p.dir.string(), p.report);
-  EXPECT_EQ(slurp(p.dir / "report.html").find("an older sweep's"), std::string::npos);
+  EXPECT_EQ(p.html().find("an older sweep's"), std::string::npos);
+}
+
+TEST(SweepReport, CaptionNamesTheContextButNotTheSweptParameter) {
+  const std::string options = "clients = 10\nlimit = 2\nskew = fixed:0ms\ndelay = uniform:0ms..1ms\ntimeout = 10s\n"
+                              "hold = fixed:50ms\nduration = 1s\nseed = 1\n";
+  EXPECT_EQ(sweep_caption(options, "skew", 2),
+            "10 clients, limit 2, delay uniform:0ms..1ms, timeout 10s, hold fixed:50ms, 1s runs, 2 seeds per point");
+  EXPECT_EQ(sweep_caption(options, "clients", 1),
+            "limit 2, skew fixed:0ms, delay uniform:0ms..1ms, timeout 10s, hold fixed:50ms, 1s runs, 1 seed per point");
 }
 
 }  // namespace

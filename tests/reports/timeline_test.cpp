@@ -1,0 +1,147 @@
+// timeline.html: the data the page draws, from a hand-made history (every kind of mark), and the
+// page around it: self-contained, with its zoom and over-admission controls. The page's behaviour
+// in a browser (zooming, jumping, ticks, nothing clipped): tests/browser (ctest -L browser).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "reports/outputs/analysis.h"
+#include "tests/reports/history_builder.h"
+#include "tests/reports/synthetic_history.h"
+
+namespace semsim {
+namespace {
+
+namespace fs = std::filesystem;
+using test::HistoryBuilder;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string dir_for(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / "semsim_reports_tests" / (name + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+// The page of `events` (written as a history file, checked, then drawn).
+std::string page_of(const std::vector<Event>& events, const std::string& name, int max_clients = 200,
+                    std::size_t max_bars = 200'000) {
+  const std::string dir = dir_for(name);
+  {
+    HistoryWriter w(dir + "/history.csv");
+    for (const Event& e : events) w.write(e);
+  }
+  const Summary s = analyze_history(dir + "/history.csv");
+  write_timeline_html(dir + "/history.csv", dir + "/timeline.html", s, max_clients, max_bars);
+  return slurp(dir + "/timeline.html");
+}
+
+// Limit 1, timeout 100 ms. Client 1 holds [1, 50) ms; client 2, its clock 10 ms behind, is granted
+// at 21 ms (a steal), pauses from 30 to 180 ms and releases at 200 ms, 80 ms after its lease ran
+// out (invoke at 20 + 100); client 3's acquire ends unknown at 301 ms and it crashes at 350 ms;
+// Redis pauses for 20 ms at 250 ms.
+std::vector<Event> every_mark() {
+  HistoryBuilder h(/*limit=*/1, /*clients=*/3, /*timeout_ms=*/100);
+  h.hold(1, 0, 1, 50, "a");
+  h.at(20, 2, Op::acquire, Phase::invoke, "", -10).at(21, 2, Op::acquire, Phase::ok, "b", -10);
+  h.at(30, 2, Op::pause, Phase::ok, "", -10).at(180, 2, Op::resume, Phase::ok, "", -10);
+  h.at(200, 2, Op::release, Phase::invoke, "b", -10).at(201, 2, Op::release, Phase::ok, "b", -10);
+  h.at(250, 0, Op::redis_pause, Phase::ok);
+  h.events.back().detail = "length_us=20000";
+  h.at(300, 3, Op::acquire, Phase::invoke, "", 5).at(301, 3, Op::acquire, Phase::info, "", 5);
+  h.at(350, 3, Op::crash, Phase::ok, "", 5);
+  h.end(400);
+  return h.sorted();
+}
+
+TEST(Timeline, RowsCarryHoldsLeasesPausesCrashesAndClockOffsets) {
+  const std::string html = page_of(every_mark(), "timeline_marks");
+  // Client 1: one hold, the witness of the over-admission (flag 2), its lease to 0 + 100 ms.
+  EXPECT_NE(html.find("{\"id\":1,\"offset_ms\":0.000,\"holds\":[1000,50000,100000,2,1],\"pauses\":[],\"crashes\":[],"
+                      "\"jumps\":[]}"),
+            std::string::npos);
+  // Client 2: its clock, its hold (a witness too) past its lease (120 ms < 200 ms), its pause.
+  EXPECT_NE(html.find("{\"id\":2,\"offset_ms\":-10.000,\"holds\":[21000,200000,120000,2,1],\"pauses\":[30000,180000],"),
+            std::string::npos);
+  // Client 3: a possible hold (flag 1), from its info to its crash.
+  EXPECT_NE(html.find("{\"id\":3,\"offset_ms\":5.000,\"holds\":[301000,350000,-1,1,1],\"pauses\":[],\"crashes\":[350000]"),
+            std::string::npos);
+  EXPECT_NE(html.find("\"server\":[[\"redis_pause\",250000,270000,\"length_us=20000\"]]"), std::string::npos);
+  EXPECT_NE(html.find("\"episodes\":[21000,50000,2]"), std::string::npos);
+  EXPECT_NE(html.find("\"timeout_us\":100000"), std::string::npos);
+}
+
+TEST(Timeline, IsOnePageWithItsControlsAndNothingFromTheNetwork) {
+  const std::string html = page_of(every_mark(), "timeline_page");
+  for (const char* id : {"first", "prev", "next", "zin", "zout", "all", "range", "axis", "plot"})
+    EXPECT_NE(html.find("id=\"" + std::string(id) + "\""), std::string::npos) << id;
+  EXPECT_NE(html.find("addEventListener('wheel'"), std::string::npos);
+  EXPECT_EQ(std::regex_search(html, std::regex("(src|href)=\"?(https?:)?//")), false);
+  EXPECT_EQ(html.find("<script src"), std::string::npos);
+  // No text of the history can close the data's script element.
+  EXPECT_EQ(html.find("</script>", html.find("id=\"data\"")), html.find("</script>", html.find("id=\"data\"")));
+}
+
+TEST(Timeline, AVariantNameCannotBreakOutOfTheData) {
+  std::vector<Event> events = every_mark();
+  events.front().detail = "variant=\"script:</script><b>x\" mode=virtual seed=7 clients=3 limit=1 duration_ms=1000 timeout_ms=100";
+  const std::string html = page_of(events, "timeline_escape");
+  EXPECT_NE(html.find("\"variant\":\"script:\\u003c/script>\\u003cb>x\""), std::string::npos);
+  EXPECT_NE(html.find("<title>semsim timeline: script:&lt;/script&gt;&lt;b&gt;x</title>"), std::string::npos);
+}
+
+TEST(Timeline, SaysHowManyClientsWereLeftOut) {
+  const std::string dir = dir_for("timeline_cap");
+  {
+    HistoryWriter w(dir + "/history.csv");
+    SyntheticOptions o;
+    o.clients = 12;
+    o.events = 3000;
+    generate_history(o, [&](const Event& e) { w.write(e); });
+  }
+  const Summary s = analyze_history(dir + "/history.csv");
+  write_timeline_html(dir + "/history.csv", dir + "/timeline.html", s, /*max_clients=*/5);
+  const std::string html = slurp(dir + "/timeline.html");
+  EXPECT_NE(html.find("\"hidden\":7"), std::string::npos);
+  EXPECT_NE(html.find("{\"id\":5,"), std::string::npos);
+  EXPECT_EQ(html.find("{\"id\":6,"), std::string::npos);
+  EXPECT_NE(html.find("more are not drawn"), std::string::npos);
+}
+
+TEST(Timeline, TooManyHoldsMergeThoseCloserThanAGapAndSaySo) {
+  const std::string dir = dir_for("timeline_merge");
+  {
+    HistoryWriter w(dir + "/history.csv");
+    SyntheticOptions o;
+    o.clients = 4;
+    o.events = 6000;
+    generate_history(o, [&](const Event& e) { w.write(e); });
+  }
+  const Summary s = analyze_history(dir + "/history.csv");
+  write_timeline_html(dir + "/history.csv", dir + "/timeline.html", s, 200, /*max_bars=*/100);
+  const std::string html = slurp(dir + "/timeline.html");
+  std::smatch gap;
+  ASSERT_TRUE(std::regex_search(html, gap, std::regex("\"merge_gap_us\":(\\d+)")));
+  EXPECT_GT(std::stoll(gap[1]), 0);
+  // At most 100 bars in all: 5 numbers each.
+  std::size_t numbers = 0;
+  const std::regex holds("\"holds\":\\[([^\\]]*)\\]");
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), holds);
+       it != std::sregex_iterator(); ++it)
+    numbers += (*it)[1].length() ? std::count((*it)[1].first, (*it)[1].second, ',') + 1 : 0;
+  EXPECT_LE(numbers, 5u * 100);
+  EXPECT_GT(numbers, 0u);
+}
+
+}  // namespace
+}  // namespace semsim
