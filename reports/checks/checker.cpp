@@ -129,16 +129,15 @@ void Checker::add(const Event& e) {
   if (!have_limit_)
     throw HistoryError("no limit known at seq " + std::to_string(e.seq) +
                        ": the first row must be a run row with limit=N (or pass the limit)");
+  ClientState& c = client(e.client);  // first: a client id out of range is refused here
   if (e.op == Op::acquire || e.op == Op::release || e.op == Op::refresh) {
     if (e.phase != Phase::invoke) ++meta_.operations;  // one outcome, one operation
     if (e.phase == Phase::info) {
       ++meta_.unknown;
       if (meta_.first_unknown.empty()) meta_.first_unknown = one_line(e.detail);
     }
+    leases_.add(e);
   }
-
-  ClientState& c = client(e.client);
-  if (e.op == Op::acquire || e.op == Op::release || e.op == Op::refresh) leases_.add(e);
   if (e.op == Op::acquire) {  // most rows: a branch, not the switch's jump table
     on_acquire(e, c);
     return;
