@@ -93,15 +93,17 @@ void Checker::read_run_row(const Event& e) {
   }
 }
 
-// close_instant, advance_to and on_acquire run at almost every event: inline, into add.
-inline void Checker::close_instant() {
+// close_instant, advance_to and on_acquire run at almost every event: inlined into add, whose
+// one prologue then saves the registers once (callgrind: 60 instructions an event went to the
+// four functions' prologues and epilogues).
+[[gnu::always_inline]] inline void Checker::close_instant() {
   int n = holds_.holders();
   holds_.instant_done(now_us_);
   liveness_.instant_done(now_us_, n < meta_.limit, waits_.waiting(), granted_now_);
   granted_now_ = false;
 }
 
-inline void Checker::advance_to(const Event& e) {
+[[gnu::always_inline]] inline void Checker::advance_to(const Event& e) {
   if (started_ && (e.true_us < now_us_ || (e.true_us == now_us_ && e.seq <= last_seq_)))
     throw HistoryError("event seq " + std::to_string(e.seq) + " at true_us " +
                        std::to_string(e.true_us) + " comes after seq " + std::to_string(last_seq_) +
@@ -179,7 +181,7 @@ void Checker::add(const Event& e) {
   }
 }
 
-inline void Checker::on_acquire(const Event& e, ClientState& c) {
+[[gnu::always_inline]] inline void Checker::on_acquire(const Event& e, ClientState& c) {
   const std::int64_t t = e.true_us;
   if (e.phase == Phase::invoke) {
     ++meta_.acquires;
