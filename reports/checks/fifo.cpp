@@ -23,7 +23,9 @@ const FifoTracker::Pending* FifoTracker::pending_within(std::int64_t after_us, s
 
 // A rejection is settled once its fail instant is over (no acquire can still be invoked inside
 // its window) and no acquire invoked inside its window is pending any more.
-bool FifoTracker::blocked(const Rejection& r) {
+// blocked, prune and settle run at every acquire outcome: inlined into their callers here, one
+// prologue instead of three (callgrind: the FIFO tracker was a quarter of the checker's cost).
+[[gnu::always_inline]] inline bool FifoTracker::blocked(const Rejection& r) {
   if (r.fail_us >= now_us_) return true;
   if (blocked_number_ == r.number && live(blocker_)) return true;
   // The front of pending_ is live (prune drops settled ones first): the earliest pending invoke.
@@ -36,7 +38,7 @@ bool FifoTracker::blocked(const Rejection& r) {
   return true;
 }
 
-void FifoTracker::prune() {
+[[gnu::always_inline]] inline void FifoTracker::prune() {
   while (!pending_.empty() && !live(pending_.front())) pending_.pop_front();
   // A long-pending acquire at the front would keep every later settled entry: rebuild now and
   // then (amortised O(1) per acquire) so settled entries stay a small multiple of live ones.
@@ -44,7 +46,7 @@ void FifoTracker::prune() {
   while (!waiting_.empty() && (waiting_.front().counted || !blocked(waiting_.front()))) waiting_.pop_front();
 }
 
-void FifoTracker::settle(int client) {
+[[gnu::always_inline]] inline void FifoTracker::settle(int client) {
   if (static_cast<std::size_t>(client) >= live_attempt_.size() || live_attempt_[client] == 0) return;
   live_attempt_[client] = 0;
   --live_pending_;
