@@ -53,6 +53,9 @@ struct VariantInfo {
   bool lease_honesty = false;  // ... and that an ok'd lease lasts its timeout
   bool compared = false;       // in `semsim compare`'s default set
   bool needs_replica = false;  // grants nothing without a replica (--replicas)
+  // driver:COMMAND: no model at all; each client is a real process running the user's own library
+  // (sim/drivers), in real time only. `make` is null.
+  bool real_processes = false;
   std::unique_ptr<Semaphore> (*make)(SemaphoreConfig) = nullptr;
 };
 
@@ -60,8 +63,8 @@ struct VariantInfo {
 const std::vector<VariantInfo>& variant_registry();
 // The variant `semsim run` uses when none is given.
 const VariantInfo& default_variant();
-// The entry for `name`; `script:FILE.ini` gets the script variants' entry. Throws
-// std::invalid_argument naming the known variants.
+// The entry for `name`; `script:FILE.ini` gets the script variants' entry, `driver:COMMAND` the
+// drivers' (real_processes). Throws std::invalid_argument naming the known variants.
 const VariantInfo& variant_info(const std::string& name);
 
 }  // namespace semsim
