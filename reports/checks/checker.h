@@ -64,7 +64,11 @@ class Checker {
     double offset_sum_us = 0;  // a double: a sum of many large offsets must not overflow
     ClientStats stats;
   };
-  ClientState& client(int id);
+  ClientState& client(int id) {
+    if (static_cast<unsigned>(id) < clients_.size()) return clients_[static_cast<unsigned>(id)];
+    return new_client(id);
+  }
+  ClientState& new_client(int id);  // a client id not seen yet: checked, then its state
   void advance_to(const Event& e);  // ordering checked, time moved, the instant before closed
   void read_run_row(const Event& e);
   void close_instant();

@@ -26,7 +26,23 @@ class LeaseTracker {
  public:
   void set_timeout_us(std::optional<std::int64_t> timeout_us) { timeout_us_ = timeout_us; }
   // Acquire, release and refresh rows (others are ignored, and so are negative client ids).
-  void add(const Event& e);
+  // Inline, the rows of most histories: an acquire invoke, or an acquire that failed with at most
+  // one invoke outstanding (no lease to look up, the earliest invoke is the only one).
+  void add(const Event& e) {
+    if (!timeout_us_ || e.client < 0) return;
+    if (e.op == Op::acquire && e.phase != Phase::ok && static_cast<std::size_t>(e.client) < clients_.size()) {
+      std::vector<std::int64_t>& invokes = clients_[static_cast<std::size_t>(e.client)].acquiring;
+      if (e.phase == Phase::invoke) {
+        invokes.push_back(e.true_us);
+        return;
+      }
+      if (invokes.size() <= 1) {
+        invokes.clear();
+        return;
+      }
+    }
+    add_row(e);
+  }
   void crashed(int client);
   std::int64_t broken() const { return broken_; }
 
@@ -42,6 +58,7 @@ class LeaseTracker {
     std::vector<std::int64_t> acquiring;  // invokes of acquires without an outcome yet
     std::vector<Lease> leases;            // live ones and free slots
   };
+  void add_row(const Event& e);
   Client& client(int id);
   Lease& lease(Client& c, const std::string& identifier);  // found, or a new one
   static std::int64_t take_earliest(std::vector<std::int64_t>& invokes, std::int64_t fallback);
