@@ -53,6 +53,9 @@ struct VariantInfo {
   bool lease_honesty = false;  // ... and that an ok'd lease lasts its timeout
   bool compared = false;       // in `semsim compare`'s default set
   bool needs_replica = false;  // grants nothing without a replica (--replicas)
+  // The unit its timeouts come in (a script's `timeout.step`, e.g. whole seconds); 0: any. The
+  // search draws its cases on that scale.
+  Micros timeout_step{0};
   std::unique_ptr<Semaphore> (*make)(SemaphoreConfig) = nullptr;
 };
 

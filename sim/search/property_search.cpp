@@ -216,6 +216,7 @@ class Search {
     g.lock_timeout_us = s.lock_timeout_us;
     g.server_jumps = s.server_jumps;
     g.server_faults = s.server_faults;
+    g.time_step_us = variant_info(s.variant).timeout_step.count();
     if (s.preconditions) g.pre = preconditions_for(s.variant);
     if (s.allow_delay) g.pre.no_delay = false;
     return g;
