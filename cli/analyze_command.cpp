@@ -8,6 +8,7 @@
 #include "reports/outputs/analysis.h"
 #include "reports/outputs/charts.h"
 #include "reports/outputs/timeline.h"
+#include "reports/history/run_rows.h"
 #include "sim/core/duration.h"
 
 namespace semsim {
@@ -18,8 +19,10 @@ int analyze_command(int argc, char** argv) {
   po::options_description o("semsim analyze HISTORY.csv [options]: re-check a recorded history");
   o.add_options()("help,h", "this help")("history", po::value<std::string>(), "the history.csv to check")(
       "out", po::value<std::string>(), "write summary.csv, timeline.html and charts into this folder")(
-      "limit", po::value<int>(), "override the limit recorded in the history's first row")(
-      "liveness-bound", po::value<std::string>(), "a grant must follow within this long while permits are free")(
+      "limit", po::value<long long>(), "override the limit recorded in the history's first row (1..1000000)")(
+      "liveness-bound", po::value<std::string>(),
+      "a grant must follow within this long while permits are free (a duration, e.g. 1100.5ms; default: the "
+      "run row's timeout_ms + 1000 ms)")(
       "no-charts", po::bool_switch(), "do not draw charts");
   po::positional_options_description positional;
   positional.add("history", 1);
@@ -37,9 +40,19 @@ int analyze_command(int argc, char** argv) {
     if (!vm.count("history")) throw std::invalid_argument("no history file given (semsim analyze HISTORY.csv)");
     history = vm["history"].as<std::string>();
     if (vm.count("out")) out = vm["out"].as<std::string>();
-    if (vm.count("limit")) check.limit = vm["limit"].as<int>();
-    if (vm.count("liveness-bound"))
-      check.liveness_bound_ms = parse_duration(vm["liveness-bound"].as<std::string>()).count() / 1000;
+    // An override gets the bounds of the history's own run row (run_rows.h).
+    if (vm.count("limit")) {
+      const long long limit = vm["limit"].as<long long>();
+      if (limit < 1 || limit > kMaxRunLimit)
+        throw std::invalid_argument("--limit " + std::to_string(limit) + ": must be 1.." + std::to_string(kMaxRunLimit));
+      check.limit = static_cast<int>(limit);
+    }
+    if (vm.count("liveness-bound")) {
+      const std::string text = vm["liveness-bound"].as<std::string>();
+      const Micros bound = parse_duration(text);  // to the microsecond: 1100.5ms is 1,100,500 us
+      if (bound <= Micros(0)) throw std::invalid_argument("--liveness-bound " + text + ": must be more than 0");
+      check.liveness_bound_us = bound.count();
+    }
     charts = !vm["no-charts"].as<bool>();
   } catch (const std::exception& e) {
     std::cerr << "semsim analyze: " << e.what() << "\n";

@@ -15,6 +15,7 @@
 #include "algorithms/registry.h"
 #include "cli/commands.h"
 #include "cli/shard_options.h"
+#include "reports/history/text_format.h"
 #include "sim/core/duration.h"
 #include "sim/core/interrupt.h"
 #include "sim/redis/shared_core.h"
@@ -47,13 +48,16 @@ outside them) and the properties asserted:
 
 constexpr const char* kAboutEnd = R"(
 Exit: 0 no violation in --cases cases; 1 a safety violation found (over-admission or lease
-honesty; counterexample.ini written under --out, replay it with `semsim scenario`); 3 a liveness
-violation alone (counterexample.ini too); 2 bad input or setup error; 130 interrupted.
+honesty; counterexample.ini written under --out, replay it with `semsim scenario`: its [expect]
+fails again); 3 a liveness violation alone (counterexample.ini too); 2 bad input or setup error,
+or no verdict: no violation, but the cases never exercised the variant (no acquire granted, or
+more than half of the operations unknown: an error reply, a dropped connection); 130 interrupted.
 )";
 
+// The command as a shell takes it back ("semsim check" and the arguments, quoted where needed).
 std::string quote_args(int argc, char** argv) {
-  std::string out = "semsim";
-  for (int i = 0; i < argc; ++i) out += std::string(" ") + argv[i];
+  std::string out = "semsim check";
+  for (int i = 1; i < argc; ++i) out += " " + shell_quote(argv[i]);
   return out;
 }
 
@@ -124,7 +128,12 @@ void print_plan(std::ostream& out, const SearchSettings& s) {
 // The verdict, and on a violation the shrunk case with how to reproduce and replay it.
 void print_result(std::ostream& out, const SearchSettings& s, const SearchReport& r) {
   if (!r.found) {
-    out << "no violation in " << r.cases_run << " cases\n";
+    if (!r.not_exercised.empty())
+      out << "NO VERDICT: the variant was never exercised: " << r.not_exercised << "\n";
+    else
+      out << "no violation in " << r.cases_run << " cases (" << r.exercise.granted << " grants of "
+          << r.exercise.acquires << " acquires, " << r.exercise.operations << " operations, " << r.exercise.unknown
+          << " unknown)\n";
     print_figures(out, r);
     return;
   }
@@ -133,7 +142,7 @@ void print_result(std::ostream& out, const SearchSettings& s, const SearchReport
       << "  shrunk to: " << describe(r.minimal) << "\n"
       << "  preconditions:        " << preconditions_verdict(r.minimal, s.variant, s.lock_timeout_us) << "\n"
       << "  counterexample:       " << r.counterexample << " (with the clients.csv and actions.csv beside it)\n"
-      << "  replay the case:      semsim scenario " << r.counterexample
+      << "  replay the case:      semsim scenario " << shell_quote(r.counterexample)
       << (r.replay_failed ? "  (replayed: fails again)" : "  (replay did not fail its expectations: see the file)")
       << "\n"
       << "  reproduce the search: " << s.reproduce << "\n";
@@ -187,7 +196,6 @@ int check_command(int argc, char** argv) {
     return kExitBadInput;
   }
 
-  install_interrupt_handlers();
   print_plan(std::cout, s);
   try {
     std::filesystem::create_directories(s.out);
@@ -209,10 +217,15 @@ int check_command(int argc, char** argv) {
     if (s.shard.sharded())
       std::cout << "shard " << s.shard.text() << ": judged its cases up to #" << r.judged_through
                 << "; merge the shards: semsim merge DIR... --out DIR (docs/scale-out.md)\n";
+    if (!r.not_exercised.empty()) {
+      std::cerr << "semsim check: no verdict: " << r.not_exercised
+                << " (a search that never exercised the variant is no pass: reports/DEFINITIONS.md, Exercised)\n";
+      return exit_code(Finding::not_exercised);
+    }
     if (!r.found) return exit_code(Finding::none);
     return exit_code(r.violation == Violation::liveness ? Finding::liveness_violation_alone : Finding::safety_violation);
   } catch (const std::exception& e) {
-    std::cerr << "semsim check: " << e.what() << "\n";
+    std::cerr << "semsim check: " << what_failed(e) << "\n";
     return exit_code_after_error();
   }
 }

@@ -3,6 +3,8 @@
 // input/setup, 3 a liveness violation alone (check), 130 interrupted).
 #pragma once
 
+#include <exception>
+#include <new>
 #include <string>
 
 #include "sim/core/interrupt.h"
@@ -31,6 +33,8 @@ enum class Finding {
   unmet_expectation,         // run --expect, scenario
   safety_violation,          // check (lease honesty included: a promise about holding)
   liveness_violation_alone,  // check: safety held, a free permit was not granted
+  not_exercised,             // check: no violation, but no case exercised the variant (no verdict);
+                             // run --fail-on-violation: the run did not
 };
 constexpr int exit_code(Finding f) {
   switch (f) {
@@ -38,8 +42,16 @@ constexpr int exit_code(Finding f) {
     case Finding::unmet_expectation:
     case Finding::safety_violation: return kExitFinding;
     case Finding::liveness_violation_alone: return kExitLivenessOnly;
+    case Finding::not_exercised: return kExitBadInput;
   }
   return kExitFinding;
+}
+
+// An error as a command says it: std::bad_alloc's own text ("std::bad_alloc") says nothing.
+inline std::string what_failed(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e))
+    return "ran out of memory (the memory this process may use: ulimit -v, a cgroup, the machine's RAM)";
+  return e.what();
 }
 
 // A command that stopped on an error: interrupted (130) if a Ctrl-C came, else bad input/setup (2).

@@ -9,12 +9,14 @@
 
 #include <boost/program_options.hpp>
 
+#include "algorithms/api/semaphore.h"
 #include "algorithms/registry.h"
 #include "cli/commands.h"
 #include "cli/shard_options.h"
 #include "reports/checks/summary_csv.h"
 #include "reports/checks/sweep_stats.h"
 #include "reports/history/output_file.h"
+#include "reports/history/text_format.h"
 #include "reports/outputs/charts.h"
 #include "reports/outputs/sweep_report.h"
 #include "sim/core/interrupt.h"
@@ -44,18 +46,7 @@ std::vector<std::string> split_list(const std::string& s) {
 // The command as a shell would take it back: "semsim compare" and the arguments, quoted where needed.
 std::string command_line(int argc, char** argv) {
   std::string out = "semsim compare";
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool plain = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                             "0123456789_-+=.,:/@%") == std::string::npos;
-    if (plain) {
-      out += " " + arg;
-      continue;
-    }
-    out += " '";
-    for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    out += "'";
-  }
+  for (int i = 1; i < argc; ++i) out += " " + shell_quote(argv[i]);
   return out;
 }
 
@@ -119,6 +110,19 @@ int parse_count(const std::string& option, const std::string& text, long long hi
   }
 }
 
+// Run options that compare does not read, or that its sweep replaces: an error, not a surprise.
+void refuse_what_compare_would_ignore(const po::variables_map& vm, const std::string& swept) {
+  const auto given = [&](const char* name) { return vm.count(name) && !vm[name].defaulted(); };
+  if (given("variant"))
+    throw std::invalid_argument("--variant: compare runs the variants of --variants (e.g. --variants " +
+                                vm["variant"].as<std::string>() + "), and would ignore --variant");
+  std::vector<std::string> replaced{swept};
+  if (swept == "delay") replaced.insert(replaced.end(), {"delay-out", "delay-in"});
+  for (const std::string& name : replaced)
+    if (given(name.c_str()))
+      throw std::invalid_argument("--" + name + ": the sweep sets " + swept + " in every run, and would ignore --" + name);
+}
+
 // Throws std::invalid_argument naming the option at fault.
 CompareRequest read_request(const po::variables_map& vm) {
   CompareRequest r;
@@ -144,6 +148,15 @@ CompareRequest read_request(const po::variables_map& vm) {
   if (r.variants.empty()) throw std::invalid_argument("--variants: nothing to compare");
   for (auto it = r.variants.begin(); it != r.variants.end(); ++it)
     if (std::find(r.variants.begin(), it, *it) != it) throw std::invalid_argument("--variants: " + *it + " is given twice");
+  refuse_what_compare_would_ignore(vm, r.sweep.name());
+  // Every variant before the first run: the last one's typo costs no run.
+  for (const std::string& variant : r.variants) {
+    try {
+      make_semaphore(variant, SemaphoreConfig{});
+    } catch (const std::exception& e) {
+      throw std::invalid_argument("--variants: " + std::string(e.what()));
+    }
+  }
   const std::string seeds_text = vm["seeds"].as<std::string>();
   r.seeds = parse_count("seeds", seeds_text, 10'000);
   r.jobs = parse_count("jobs", vm["jobs"].as<std::string>(), 1024);
@@ -244,11 +257,10 @@ int compare_command(int argc, char** argv) {
     request.unsharded = unsharded_command("compare", parsed);
   } catch (const std::exception& e) {
     std::cerr << "semsim compare: " << e.what() << "\n";
-    return kExitBadInput;
+    return exit_code_after_error();  // the variants' files are read here
   }
   const RunOptions& base = request.base;
 
-  install_interrupt_handlers();
   try {
     const std::vector<PlannedRun> plan = plan_runs(base, request.variants, request.sweep, request.seeds);
     fs::create_directories(base.out);
@@ -274,20 +286,32 @@ int compare_command(int argc, char** argv) {
       std::cout << std::endl;
     });
     const auto& outputs = ran.runs;
-    // A run that stopped early (Ctrl-C, Redis failed) stopped the sweep: the runs after it never started.
+    // A run that stopped early (Ctrl-C, Redis failed) stopped the sweep: the runs after it never
+    // started. What finished is still written, said to be partial.
+    std::string stopped_by;
     for (std::size_t j = 0; j < made.size(); ++j)
       if (outputs[j] && !outputs[j]->result.completed) {
         std::cerr << "semsim compare: " << said(j) << " stopped early: " << outputs[j]->result.stop_reason << "\n";
-        return exit_code_after_error();
+        if (stopped_by.empty()) stopped_by = outputs[j]->result.stop_reason;
       }
     std::vector<SweepRun> results;
     for (std::size_t j = 0; j < made.size(); ++j)
-      results.push_back({plan[made[j]].variant, plan[made[j]].value->x, outputs[j]->summary});
+      if (outputs[j] && outputs[j]->result.completed)
+        results.push_back({plan[made[j]].variant, plan[made[j]].value->x, outputs[j]->summary});
+    std::string partial;
+    if (results.size() < made.size())
+      partial = "partial: the sweep stopped early (" + (stopped_by.empty() ? interrupted_by() : stopped_by) + "); " +
+                std::to_string(results.size()) + " of " + std::to_string(made.size()) +
+                " runs finished, and only they are counted";
 
     const std::string csv_path = (fs::path(base.out) / ("compare_" + parameter + ".csv")).string();
     write_csv(csv_path, sweep_csv_header(), results,
               [&](const SweepRun& r) { return sweep_csv_row(parameter, r.value, r.summary); });
     if (request.shard.sharded()) {  // statistics, charts and report.html come from the merge of every shard
+      if (!partial.empty()) {  // no shard manifest: the merge refuses a shard that did not finish
+        std::cerr << "semsim compare: shard " << request.shard.text() << ": " << partial << "\n";
+        return exit_code_after_error();
+      }
       write_compare_shard(request, plan, made, ran);
       std::cout << "shard " << request.shard.text() << ": " << made.size() << " of the sweep's " << plan.size()
                 << " runs: " << csv_path << "\nmerge the shards: semsim merge DIR... --out DIR (docs/scale-out.md)\n";
@@ -303,15 +327,20 @@ int compare_command(int argc, char** argv) {
     const std::string caption = sweep_caption(common, parameter, request.seeds);
     const bool charts =
         base.charts && draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, base.out, std::cerr, caption);
-    const SweepReport report{parameter, in_ms,         command_line(argc, argv), version(), ran.redis,
-                             common,    request.seeds, base.seed,                charts,    stats,
-                             run_verdicts(results), caption, doc_path("reports/DEFINITIONS.md").string()};
+    SweepReport report{parameter, in_ms,         command_line(argc, argv), version(), ran.redis,
+                       common,    request.seeds, base.seed,                charts,    stats,
+                       run_verdicts(results), caption, doc_path("reports/DEFINITIONS.md").string()};
+    report.partial = partial;
     write_sweep_report(base.out, report);
     std::cout << "sweep: " << csv_path << "\nstatistics: " << stats_path << "\nreport: "
               << (fs::path(base.out) / "report.html").string() << "\n";
+    if (!partial.empty()) {
+      std::cerr << "semsim compare: " << partial << "\n";
+      return exit_code_after_error();
+    }
     return kExitOk;
   } catch (const std::exception& e) {
-    std::cerr << "semsim compare: " << e.what() << "\n";
+    std::cerr << "semsim compare: " << what_failed(e) << "\n";
     return exit_code_after_error();
   }
 }

@@ -1,4 +1,5 @@
 // semsim: a simulation and correctness-testing harness for Redis counting semaphores.
+#include <csignal>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -30,6 +31,13 @@ int main(int argc, char** argv) {
   // Every line out as soon as it is written: in a CI log (stdout a pipe, stderr beside it) the run's
   // header, its warnings and its summary then arrive in the order they were printed.
   std::cout << std::unitbuf;
+  // First thing: a Ctrl-C or SIGTERM that comes while the options are read still stops the run
+  // (exit 130), and so does a SIGINT sent to a semsim that a script started in the background,
+  // which inherits SIGINT ignored (docs/contract.md, "Signals").
+  semsim::install_interrupt_handlers();
+  // Past a file-size limit (ulimit -f) a write fails with EFBIG and the output names it, rather
+  // than SIGXFSZ killing semsim with its outputs half written. Children inherit the disposition.
+  std::signal(SIGXFSZ, SIG_IGN);
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
     std::cout << kUsage << "\n" << semsim::docs_footer();
     return argc < 2 ? 2 : 0;

@@ -32,8 +32,8 @@ counterexample.ini, those of the unsharded search once every case below it was j
 shard (docs/scale-out.md says why); "cases run" counts what the shards ran.
 
 Exit: as the unsharded command: 0; (check) 1 a safety violation, 3 a liveness violation alone;
-2 shards that do not fit together, a missing shard (named), or cases below the first failure that
-a shard did not judge; with --partial the shards given are merged and the report says what is missing.
+2 shards that do not fit together, a missing shard (named), cases below the first failure that a
+shard did not judge, or (check) cases that together never exercised the variant; with --partial the shards given are merged and the report says what is missing.
 )";
 
 // The shards' per-shard line for check: what each judged.
@@ -76,8 +76,17 @@ int merge_check(const ShardSet& set, const std::string& out, bool partial) {
     say << set.missing_text() << " not given, and not needed: every case below the first failure was judged\n";
   print_check_shards(say, set);
   if (!c.first_failure) {
-    say << "no violation in " << m.cases << " cases" << (c.gaps.empty() ? "" : " (but those not judged above)")
-        << "\ncases run: " << m.cases_run << " by the shards together\n";
+    // As check: cases that together never exercised the variant are no pass.
+    if (!m.exercise.exercised()) {
+      say << "NO VERDICT: the variant was never exercised: " << m.exercise.why_not(std::to_string(m.cases_run) + " cases")
+          << "\n";
+      std::cerr << "semsim merge: no verdict (a search that never exercised the variant is no pass: "
+                   "reports/DEFINITIONS.md, Exercised)\n";
+      return exit_code(Finding::not_exercised);
+    }
+    say << "no violation in " << m.cases << " cases" << (c.gaps.empty() ? "" : " (but those not judged above)") << " ("
+        << m.exercise.granted << " grants of " << m.exercise.acquires << " acquires, " << m.exercise.operations
+        << " operations, " << m.exercise.unknown << " unknown)\ncases run: " << m.cases_run << " by the shards together\n";
     return exit_code(Finding::none);
   }
   fs::create_directories(out);

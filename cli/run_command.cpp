@@ -5,6 +5,7 @@
 
 #include "algorithms/api/semaphore.h"
 #include "cli/commands.h"
+#include "reports/checks/exercise.h"
 #include "reports/checks/expectations.h"
 #include "reports/checks/summary_csv.h"
 #include "sim/core/interrupt.h"
@@ -21,11 +22,17 @@ int run_command(int argc, char** argv) {
   general.add_options()("help,h", "this help")("list-variants", "list the built-in variants")(
       "expect", po::value<std::vector<std::string>>()->composing(),
       "METRIC=VALUE, METRIC_min=V, METRIC_max=V: exit 1 unless the summary meets it (repeatable; "
-      "METRIC is any summary.csv column, e.g. --expect over_admission_max=0)");
+      "METRIC is any summary.csv column, e.g. --expect over_admission_max=0); with any --expect the run "
+      "must also have exercised its variant (exercised=yes) unless an --expect names exercised")(
+      "fail-on-violation", po::bool_switch(),
+      "exit 1 on a safety violation (safety invalid), 3 on a liveness violation alone, 2 when the run "
+      "never exercised its variant (no grant, or most operations unknown); without it (and without "
+      "--expect) run exits 0 whatever it found");
   po::options_description all;
   all.add(general).add(run_options_description());
   RunOptions options;
   std::vector<Expectation> expectations;
+  bool fail_on_violation = false;
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
@@ -39,6 +46,7 @@ int run_command(int argc, char** argv) {
       return kExitOk;
     }
     options = run_options_from(vm);
+    fail_on_violation = vm["fail-on-violation"].as<bool>();
     if (vm.count("expect")) {
       for (const std::string& text : vm["expect"].as<std::vector<std::string>>()) {
         const auto eq = text.find('=');
@@ -53,7 +61,6 @@ int run_command(int argc, char** argv) {
     return kExitBadInput;
   }
 
-  install_interrupt_handlers();
   try {
     RedisSession redis(options.redis_url, options.server);
     const RunOutput out = execute_run(options, redis, std::cerr);
@@ -64,15 +71,34 @@ int run_command(int argc, char** argv) {
       return exit_code_after_error();
     }
     const auto values = summary_values(out.summary);
+    Exercise exercise;
+    exercise.add(out.summary);
+    if (!out.summary.exercised)
+      std::cerr << "semsim run: warning: the variant was never exercised: " << exercise.why_not("this run")
+                << "; its verdicts say nothing about it (reports/DEFINITIONS.md, Exercised)\n";
     int failed = 0;
+    const auto say = [&](bool met, const std::string& what, const std::string& observed) {
+      failed += !met;
+      std::cout << (met ? "ok      " : "FAILED  ") << what << "   observed " << (observed.empty() ? "n/a" : observed) << "\n";
+    };
+    bool names_exercised = false;
     for (const Expectation& e : expectations) {
       const Judgement j = judge(e, values);
-      failed += !j.met;
-      std::cout << (j.met ? "ok      " : "FAILED  ") << e.describe() << "   observed " << (j.observed.empty() ? "n/a" : j.observed) << "\n";
+      say(j.met, e.describe(), j.observed);
+      names_exercised = names_exercised || e.metric == "exercised";
     }
-    return exit_code(failed ? Finding::unmet_expectation : Finding::none);
+    // An expectation met by a run that exercised nothing is met vacuously: not a pass.
+    if (!expectations.empty() && !names_exercised)
+      say(out.summary.exercised, "exercised = yes (implied by --expect)", values.at("exercised"));
+    if (failed) return exit_code(Finding::unmet_expectation);
+    if (fail_on_violation) {
+      if (out.summary.safety == Verdict::invalid) return exit_code(Finding::safety_violation);
+      if (!out.summary.exercised) return exit_code(Finding::not_exercised);
+      if (out.summary.liveness == Verdict::invalid) return exit_code(Finding::liveness_violation_alone);
+    }
+    return exit_code(Finding::none);
   } catch (const std::exception& e) {
-    std::cerr << "semsim run: " << e.what() << "\n";
+    std::cerr << "semsim run: " << what_failed(e) << "\n";
     return exit_code_after_error();
   }
 }

@@ -1,4 +1,5 @@
 // semsim scenario FILE...: runs scenario files and compares the results with their expectations.
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -8,6 +9,7 @@
 
 #include "algorithms/registry.h"
 #include "cli/commands.h"
+#include "reports/checks/exercise.h"
 #include "reports/checks/summary_csv.h"
 #include "sim/core/interrupt.h"
 #include "sim/redis/shipped_files.h"
@@ -55,7 +57,8 @@ int scenario_command(int argc, char** argv) {
     if (vm.count("help")) {
       std::cout << o << "\nA scenario file holds the options of `semsim run` and an [expect] section:\n"
                 << "  over_admission = 1 | over_admission_max = 0 | granted_min = 100 | over_admission_trend = increasing\n"
-                << "(any summary.csv column; see scenarios/README.md).\n"
+                << "(any summary.csv column; see scenarios/README.md). Every run must also exercise its variant\n"
+                << "(exercised = yes: a grant, at most half the operations unknown) unless the file says exercised = no.\n"
                 << "A FILE that is a bare name and does not exist here is looked up among the shipped scenarios:\n"
                 << shipped_scenarios_help() << " (e.g. steal-10ms.ini).\n\n"
                 << docs_footer();
@@ -70,10 +73,9 @@ int scenario_command(int argc, char** argv) {
     for (const auto& f : vm["file"].as<std::vector<std::string>>()) scenarios.push_back(load_scenario(resolve_scenario_path(f)));
   } catch (const std::exception& e) {
     std::cerr << "semsim scenario: " << e.what() << "\n";
-    return kExitBadInput;
+    return exit_code_after_error();  // the files are read here: a Ctrl-C may stop that
   }
 
-  install_interrupt_handlers();
   Tally tally;
   try {
     RedisSession redis(redis_url);
@@ -83,6 +85,7 @@ int scenario_command(int argc, char** argv) {
       const std::vector<std::string> labels = variant_labels(sc.variants);
       for (std::size_t v = 0; v < sc.variants.size(); ++v) {
         std::vector<std::map<std::string, std::string>> results;
+        std::vector<std::string> why_not;  // per point: why its run did not exercise the variant
         for (std::size_t p = 0; p < points; ++p) {
           RunOptions options = sc.runs[v * points + p];
           options.charts = charts;
@@ -105,11 +108,28 @@ int scenario_command(int argc, char** argv) {
             return exit_code_after_error();
           }
           results.push_back(summary_values(run.summary));
+          Exercise exercise;
+          exercise.add(run.summary);
+          why_not.push_back(exercise.why_not("this run"));
         }
         const std::string& variant = sc.variants[v];
+        const auto applies = [&](const Expectation& e) {
+          return e.variant.empty() || e.variant == variant || e.variant == labels[v] || e.variant == variant_label(variant);
+        };
+        // Every run must exercise its variant (reports/DEFINITIONS.md, Exercised), unless the file
+        // says otherwise (`exercised = no`): a claim met by a run that granted nothing is met vacuously.
+        if (std::none_of(sc.expectations.begin(), sc.expectations.end(),
+                         [&](const Expectation& e) { return applies(e) && e.metric == "exercised"; })) {
+          const Expectation implied = parse_expectation("exercised", "yes");
+          for (std::size_t p = 0; p < results.size(); ++p) {
+            const Judgement j = judge(implied, results[p]);
+            report(std::cout, points > 1 ? variant + " " + sc.sweep_option + "=" + sc.sweep_values[p] : variant, implied,
+                   j, tally);
+            if (!j.met) std::cout << "          " << why_not[p] << "\n";
+          }
+        }
         for (const Expectation& e : sc.expectations) {
-          if (!e.variant.empty() && e.variant != variant && e.variant != labels[v] && e.variant != variant_label(variant))
-            continue;
+          if (!applies(e)) continue;
           if (e.kind == Expectation::Kind::trend) {
             std::vector<std::string> seen;
             for (const auto& r : results) seen.push_back(r.count(e.metric) ? r.at(e.metric) : "");
@@ -123,7 +143,7 @@ int scenario_command(int argc, char** argv) {
       }
     }
   } catch (const std::exception& e) {
-    std::cerr << "semsim scenario: " << e.what() << "\n";
+    std::cerr << "semsim scenario: " << what_failed(e) << "\n";
     return exit_code_after_error();
   }
   std::cout << "expectations: " << tally.met << " passed, " << tally.failed << " failed\n";

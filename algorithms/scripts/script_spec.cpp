@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -215,6 +217,11 @@ std::string words_text(const Word& w) {
         if (kind == p.kind) out += "{" + name + "}";
   }
   return out;
+}
+
+// Whether a word names a key under the run's own prefix whatever the placeholders stand for.
+bool starts_with_own_key(const Word& w) {
+  return !w.empty() && (w.front().kind == Ph::key || w.front().kind == Ph::key_named);
 }
 
 std::vector<Word> parse_words(const std::string& value, const IniLines& ini, const std::string& key) {
@@ -484,7 +491,7 @@ class IniReader {
           if (get(op + "." + sub)) throw ini_.error(op + "." + sub, "given, but there is no `" + op + " = FILE.lua`");
       return std::nullopt;
     }
-    Script s{op, {}, {}, {}, {}, {}, {}, {}, {}, false};
+    Script s{op, {}, {}, {}, {}, {}, {}, {}, {}, false, {}};
     if (command) read_command(*command, s);
     else read_file(*file, s);
     if (k.yes) {
@@ -567,6 +574,10 @@ class IniReader {
       for (const Piece& p : words[0])
         if (p.kind != Ph::text && p.kind != Ph::key && p.kind != Ph::key_named)
           throw ini_.error("admission_set", "only {key} and {key:NAME} make sense here");
+      // The sampler reads it: a key of the user's would be read as this run's permits.
+      if (!starts_with_own_key(words[0]))
+        throw ini_.error("admission_set", "'" + words_text(words[0]) + "' is not a key of this run: start it with "
+                                          "{key} or {key:NAME} (keys under the run's own prefix)");
       spec.admission_set = std::move(words[0]);
     }
   }
@@ -631,6 +642,21 @@ class IniReader {
     if (s.command[0].size() != 1 || s.command[0][0].kind != Ph::text)
       throw ini_.error(op + ".command", "the first word must be the command's name, not '" + words_text(s.command[0]) + "'");
     // A key from acquire's reply ({reply}) is checked when the reply is known (ScriptSemaphore::call).
+    // Which other words are keys, Redis says once the run starts (key_words). These commands reach
+    // keys that no word names, or another database: the run's own keys could not be told apart.
+    const auto upper = [](std::string text) {
+      std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
+      return text;
+    };
+    const std::string name = upper(s.command[0][0].text);
+    static const std::set<std::string> scripts{"EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL", "FCALL_RO"};
+    static const std::set<std::string> databases{"MOVE", "MIGRATE", "SELECT", "SWAPDB"};
+    const auto db_option = [&](const Word& w) { return w.size() == 1 && w[0].kind == Ph::text && upper(w[0].text) == "DB"; };
+    if (scripts.count(name))
+      throw ini_.error(op + ".command", name + " runs a script, which may touch keys no word names: write `" + op +
+                                            " = FILE.lua` with its keys in " + op + ".keys");
+    if (databases.count(name) || (name == "COPY" && std::any_of(s.command.begin(), s.command.end(), db_option)))
+      throw ini_.error(op + ".command", name + " reaches another database or server: a run keeps to its own keys");
     if (s.command.size() < 2 || s.command[1].empty() ||
         (s.command[1].front().kind != Ph::key && s.command[1].front().kind != Ph::key_named &&
          s.command[1].front().kind != Ph::reply))
@@ -656,7 +682,7 @@ class IniReader {
     // run never touches a key it does not own on the user's Redis.
     // A key from acquire's reply ({reply}) is checked when the reply is known (ScriptSemaphore::call).
     for (const Word& w : s.keys)
-      if (w.empty() || (w.front().kind != Ph::key && w.front().kind != Ph::key_named && w.front().kind != Ph::reply))
+      if (!starts_with_own_key(w) && !(!w.empty() && w.front().kind == Ph::reply))
         throw ini_.error(op + ".keys", "every key must start with {key} or {key:NAME} (keys under the run's own "
                                        "prefix); '" + words_text(w) + "' would name a key outside it");
     s.args = parse_words(get(op + ".args").value_or(""), ini_, op + ".args");

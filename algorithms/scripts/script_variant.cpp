@@ -1,12 +1,13 @@
 // `script:FILE.ini` variants: the user's Lua scripts as a semaphore. The INI format, placeholders
 // and reply conventions are documented in script_variant.h and docs/script-variants.md.
 //
-// Every Redis command of this variant is built here: SCRIPT LOAD in prepare(), one EVALSHA per
-// operation (as the built-in `lua` variant, so that a script re-expressing it sees the same
-// simulated timing), SCRIPT LOAD + EVALSHA again on NOSCRIPT, and TIME only where the run has no
-// server clock and server_time = time.
+// Every Redis command of this variant is built here: COMMAND GETKEYS and SCRIPT LOAD in prepare(),
+// one EVALSHA per operation (as the built-in `lua` variant, so that a script re-expressing it sees
+// the same simulated timing), SCRIPT LOAD + EVALSHA again on NOSCRIPT, and TIME only where the run
+// has no server clock and server_time = time.
 #include "algorithms/scripts/script_variant.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -43,6 +44,9 @@ class ScriptSemaphore : public Semaphore {
     std::vector<Script*> scripts{&spec_.acquire, &spec_.release};
     if (spec_.refresh) scripts.push_back(&*spec_.refresh);
     if (spec_.setup) scripts.push_back(&*spec_.setup);
+    // Every key checked before anything runs, the setup included.
+    for (Script* script : scripts)
+      if (!script->command.empty()) co_await find_key_words(client, *script);
     for (Script* script : scripts) {
       if (script->uses_server_now && spec_.server_time == ServerTime::fail && !client.server_now())
         throw SetupError(spec_.ini + ": " + script->op + " uses {server_now_*} and server_time = fail, "
@@ -109,6 +113,43 @@ class ScriptSemaphore : public Semaphore {
     }
   }
 
+  // Which words of a plain command Redis takes as keys (COMMAND GETKEYS): asked for the command as
+  // two different calls would expand it, which must agree (else the keys depend on values known
+  // only at run time, and no check before the run could cover them). Throws SetupError naming the
+  // INI's line and the word if a key lies outside the run's own (config_.name, which {key} is).
+  Task<void> find_key_words(Client& client, Script& script) {
+    std::vector<std::size_t> found[2];
+    for (int probe = 0; probe < 2; ++probe) {
+      const std::string id = probe ? "ffffffff-ffff-4fff-bfff-ffffffffffff" : "00000000-0000-4000-8000-000000000000";
+      const Micros now = client.now() + Micros(probe * 1'000'000);
+      std::optional<Micros> server_now = client.server_now();
+      if (!server_now && spec_.server_time != ServerTime::empty) server_now = now;
+      // {reply} is not known before acquire: a sample under the run's prefix stands for it here;
+      // the key made of the real one is checked on every call.
+      const std::string sample_reply = config_.name + "reply";
+      const Values values{config_, id, now, server_now, &sample_reply};
+      const Command words = expand_words(script.command, values);
+      Command ask{"COMMAND", "GETKEYS"};
+      ask.insert(ask.end(), words.begin(), words.end());
+      const Reply keys = co_await client.redis().call(std::move(ask));
+      if (keys.is_error()) {
+        if (keys.text.find("no key arguments") != std::string::npos) continue;  // e.g. PUBLISH: a channel
+        throw SetupError(script.path + ": " + script.op + ".command: Redis cannot tell which of its words are keys (" +
+                         keys.text + "): the command as written would fail");
+      }
+      for (const Reply& key : keys.elements)
+        for (std::size_t i = 1; i < words.size(); ++i)
+          if (words[i] == key.text && std::find(found[probe].begin(), found[probe].end(), i) == found[probe].end())
+            found[probe].push_back(i);
+      std::sort(found[probe].begin(), found[probe].end());
+      check_own_keys(script, words, found[probe]);
+    }
+    if (found[0] != found[1])
+      throw SetupError(script.path + ": " + script.op + ".command: which of its words are keys depends on the values "
+                       "of its placeholders, known only at run time: a run cannot check that it keeps to its own keys");
+    script.key_words = found[0];
+  }
+
   // One EVALSHA (after one TIME only where server_time = time and the run has no server clock).
   // `identifier` is a copy: it must outlive the suspensions.
   Task<Reply> call(Client& client, Script& script, std::string identifier) {
@@ -126,7 +167,7 @@ class ScriptSemaphore : public Semaphore {
     const Values values{config_, identifier, client.now(), server_now, reply_of(script, identifier)};
     if (!script.command.empty()) {
       Command plain = expand_words(script.command, values);
-      check_own_keys(script, plain, {1}, values.reply);  // the first argument is the key
+      check_own_keys(script, plain, script.key_words, values.reply);
       Reply reply = co_await client.redis().call(std::move(plain));
       if (reply.is_error() && !script.yes.takes_errors() && !script.no.takes_errors())
         throw ReplyError(script.path + ": " + reply.text);
@@ -159,9 +200,10 @@ class ScriptSemaphore : public Semaphore {
     return &it->second;
   }
 
-  // Refuses (SetupError, nothing sent) a command or a script call with a key outside the run's own:
-  // {key} words are under it by construction, a key from acquire's reply ({reply}) only if the
-  // library named one of the run's. The run then stops (exit 2).
+  // Refuses (SetupError, nothing sent) a command or a script call with a key outside the run's own.
+  // Before the run with sample values, and on every call with the words as they are then: {key}
+  // words are under it by construction, a key from acquire's reply ({reply}) only if the library
+  // named one of the run's. The run then stops (exit 2).
   void check_own_keys(const Script& script, const Command& words, const std::vector<std::size_t>& key_words,
                       const std::string* reply = nullptr) const {
     for (std::size_t i : key_words)

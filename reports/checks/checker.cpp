@@ -3,21 +3,32 @@
 #include <stdexcept>
 
 #include "marks/coverage_marks.h"
+#include "reports/checks/exercise.h"
 #include "reports/checks/fairness.h"
 #include "reports/history/key_values.h"
+#include "reports/history/run_rows.h"
 
 namespace semsim {
 
 namespace {
 // Client ids index vectors; a bigger id is a corrupt row, not a client.
 constexpr int kMaxClientId = 10'000'000;
-constexpr std::int64_t kDefaultLivenessBoundMs = 10'000;
+constexpr std::int64_t kDefaultLivenessBoundUs = 10'000'000;
+// For messages: as the history file has it (line breaks are spaces there), and not a page long.
+std::string one_line(std::string text) {
+  if (text.empty()) return "(no detail)";
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  if (text.size() > 300) text = text.substr(0, 300) + "...";
+  return text;
+}
+
 }  // namespace
 
 Checker::Checker(CheckOptions options)
     : options_(options),
       holds_(options.limit.value_or(0), options.max_episodes_kept, options.holders_points),
-      liveness_(options.liveness_bound_ms.value_or(kDefaultLivenessBoundMs)) {
+      liveness_(options.liveness_bound_us.value_or(kDefaultLivenessBoundUs)) {
   if (options_.limit) {
     meta_.limit = *options_.limit;
     have_limit_ = true;
@@ -42,26 +53,34 @@ void Checker::read_run_row(const Event& e) {
   try {
     if (e.phase == Phase::info) {
       // The first row: the run's options.
-      // Bounds: a corrupt or hand-edited run row must be refused, not judged.
-      const auto at_least = [](const char* key, std::int64_t v, std::int64_t lo) {
-        if (v < lo)
-          throw HistoryError(std::string("run row: ") + key + "=" + std::to_string(v) + " (must be at least " +
-                             std::to_string(lo) + ")");
+      if (saw_run_row_ || meta_.events > 1)
+        throw HistoryError("a run row with the run's options (phase info) must be the first row, and the only one");
+      saw_run_row_ = true;
+      // Bounds: a corrupt or hand-edited run row must be refused, not judged. They are the
+      // command line's (run_rows.h), so every value fits the arithmetic done on it.
+      const auto within = [](const char* key, std::int64_t v, std::int64_t lo, std::int64_t hi) {
+        if (v < lo || v > hi)
+          throw HistoryError(std::string("run row: ") + key + "=" + std::to_string(v) + " is out of range (" +
+                             std::to_string(lo) + ".." + std::to_string(hi) + ", as on the command line)");
         return v;
       };
       if (auto v = kv.get("variant")) meta_.variant = *v;
       if (auto v = kv.get("mode")) meta_.mode = *v;
       if (auto v = kv.get_uint("seed")) meta_.seed = *v;
-      if (auto v = kv.get_int("clients")) meta_.clients = static_cast<int>(at_least("clients", *v, 0));
-      if (auto v = kv.get_int("duration_ms")) meta_.duration_ms = at_least("duration_ms", *v, 0);
-      if (auto v = kv.get_int("timeout_ms")) meta_.timeout_ms = at_least("timeout_ms", *v, 0);
-      if (auto v = kv.get_int("limit"); v && !options_.limit) {
-        meta_.limit = static_cast<int>(at_least("limit", *v, 1));
-        have_limit_ = true;
-        holds_.set_limit(meta_.limit);
+      if (auto v = kv.get_int("clients")) meta_.clients = static_cast<int>(within("clients", *v, 1, kMaxRunClients));
+      if (auto v = kv.get_int("duration_ms")) meta_.duration_ms = within("duration_ms", *v, 0, kMaxRunDurationMs);
+      if (auto v = kv.get_int("timeout_ms")) meta_.timeout_ms = within("timeout_ms", *v, 0, kMaxRunDurationMs);
+      if (auto v = kv.get_int("limit")) {
+        const int limit = static_cast<int>(within("limit", *v, 1, kMaxRunLimit));
+        if (!options_.limit) {
+          meta_.limit = limit;
+          have_limit_ = true;
+          holds_.set_limit(meta_.limit);
+        }
       }
-      if (!options_.liveness_bound_ms)
-        liveness_.set_bound_ms(meta_.timeout_ms ? *meta_.timeout_ms + 1000 : kDefaultLivenessBoundMs);
+      if (!options_.liveness_bound_us)
+        liveness_.set_bound_us(meta_.timeout_ms ? (*meta_.timeout_ms + 1000) * 1000 : kDefaultLivenessBoundUs);
+      leases_.set_timeout_us(meta_.timeout_ms ? std::optional<std::int64_t>(*meta_.timeout_ms * 1000) : std::nullopt);
     } else if (e.phase == Phase::ok || e.phase == Phase::fail) {
       // The last row: how the run ended.
       meta_.status = e.phase == Phase::ok ? "complete" : "failed";
@@ -111,10 +130,14 @@ void Checker::add(const Event& e) {
                        ": the first row must be a run row with limit=N (or pass the limit)");
   if (e.op == Op::acquire || e.op == Op::release || e.op == Op::refresh) {
     if (e.phase != Phase::invoke) ++meta_.operations;  // one outcome, one operation
-    if (e.phase == Phase::info) ++meta_.unknown;
+    if (e.phase == Phase::info) {
+      ++meta_.unknown;
+      if (meta_.first_unknown.empty()) meta_.first_unknown = one_line(e.detail);
+    }
   }
 
   ClientState& c = client(e.client);
+  if (e.op == Op::acquire || e.op == Op::release || e.op == Op::refresh) leases_.add(e);
   switch (e.op) {
     case Op::acquire:
       on_acquire(e, c);
@@ -127,6 +150,7 @@ void Checker::add(const Event& e) {
       break;
     case Op::crash:
       holds_.end(e.client);
+      leases_.crashed(e.client);
       waits_.crashed(e.client, e.true_us);
       liveness_.acquire_settled(e.client);
       if (c.pending) fifo_.abandoned(e.client);
@@ -243,6 +267,8 @@ Summary Checker::finish(const RunStats& stats) const {
   }
   waits_.finish(end_us, s);
   s.fifo_inversions = fifo_.inversions();
+  s.broken_leases = leases_.broken();
+  s.exercised = exercised(s);
 
   for (std::size_t id = 0; id < clients_.size(); ++id) {
     const ClientState& c = clients_[id];

@@ -14,6 +14,7 @@
 
 #include "reports/checks/fifo.h"
 #include "reports/checks/holds.h"
+#include "reports/checks/leases.h"
 #include "reports/checks/liveness.h"
 #include "reports/checks/summary.h"
 #include "reports/checks/waits.h"
@@ -24,7 +25,7 @@ namespace semsim {
 
 struct CheckOptions {
   std::optional<int> limit;                      // overrides the run row's limit
-  std::optional<std::int64_t> liveness_bound_ms; // default: timeout_ms + 1000, or 10000
+  std::optional<std::int64_t> liveness_bound_us; // default: timeout_ms + 1000 ms, or 10 s
   std::size_t max_episodes_kept = 100;           // all are counted; the first ones are described
   std::size_t holders_points = 2000;             // the series keeps 2000..4000 points
 };
@@ -42,8 +43,14 @@ class Checker {
   explicit Checker(CheckOptions options = {});
 
   // Throws HistoryError on an event out of (true_us, seq) order, a negative client id, a run
-  // row whose detail is not key=value pairs, or the first non-run event when no limit is known.
+  // row whose detail is not key=value pairs or whose values are out of range (run_rows.h), a
+  // run row with the run's options (phase info) that is not the first row, or the first non-run
+  // event when no limit is known.
   void add(const Event& e);
+
+  // Whether the history had its first row, the run's options (op=run, phase=info): a history
+  // without it is refused by analyze_history.
+  bool saw_run_row() const { return saw_run_row_; }
 
   // The summary as of the events added so far (the Checker can go on afterwards).
   Summary finish(const RunStats& stats = {}) const;
@@ -67,6 +74,7 @@ class Checker {
   CheckOptions options_;
   Summary meta_;  // run metadata and outcome counts, filled as events come
   bool have_limit_ = false;
+  bool saw_run_row_ = false;
   bool started_ = false;
   std::int64_t now_us_ = 0;
   std::uint64_t last_seq_ = 0;
@@ -79,6 +87,7 @@ class Checker {
   FifoTracker fifo_;
   WaitTracker waits_;
   LivenessTracker liveness_;
+  LeaseTracker leases_;
   LatencyHistogram latency_;
 };
 

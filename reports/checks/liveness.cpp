@@ -66,7 +66,7 @@ void LivenessTracker::finish(std::int64_t end_us, Summary& s) const {
   copy.pending_.clear();  // an acquire with no outcome was not refused: no wait learnt from it
   copy.release_held();
   copy.close(end_us);
-  s.liveness_bound_ms = bound_ms();
+  s.liveness_bound_us = bound_us();
   s.liveness_gaps = copy.gaps_;
   s.longest_no_grant_us = copy.longest_us_;
   s.liveness = copy.gaps_ > 0 ? Verdict::invalid : Verdict::valid;

@@ -13,7 +13,8 @@
 // client that is not yet waiting is pending; when it is refused, every held instant since its
 // invoke gains a waiter. Memory: the instants within the longest pending acquire.
 //
-// The bound defaults to the semaphore's timeout_ms + 1000 ms: after a crash or a lost release,
+// The bound (in us: `--liveness-bound 1100.5ms` is 1,100,500 us) defaults to the semaphore's
+// timeout_ms + 1000 ms: after a crash or a lost release,
 // Redis rightly keeps the permit until the timeout, and retries need a moment after that.
 #pragma once
 
@@ -28,9 +29,9 @@ namespace semsim {
 
 class LivenessTracker {
  public:
-  explicit LivenessTracker(std::int64_t bound_ms = 0) : bound_us_(bound_ms * 1000) {}
-  void set_bound_ms(std::int64_t bound_ms) { bound_us_ = bound_ms * 1000; }
-  std::int64_t bound_ms() const { return bound_us_ / 1000; }
+  explicit LivenessTracker(std::int64_t bound_us = 0) : bound_us_(bound_us) {}
+  void set_bound_us(std::int64_t bound_us) { bound_us_ = bound_us; }
+  std::int64_t bound_us() const { return bound_us_; }
 
   // An acquire of a client that is not waiting; its outcome decides whether it waited.
   void acquire_invoked(int client, std::int64_t invoke_us);

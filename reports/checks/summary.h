@@ -70,6 +70,8 @@ struct Summary {
   std::int64_t acquires = 0, granted = 0, rejected = 0;
   std::int64_t acquire_unknown = 0;  // acquire info
   std::int64_t unknown = 0;          // info phases of acquire, release and refresh
+  std::string first_unknown;         // the detail of the first of them ("error: ERR ..."), for messages
+  bool exercised = false;            // exercise.h: a grant, and at most half the operations unknown
 
   // Safety.
   int max_holders = 0;
@@ -95,7 +97,7 @@ struct Summary {
   std::optional<std::int64_t> acquire_p50_us, acquire_p99_us;
 
   // Liveness.
-  std::int64_t liveness_bound_ms = 0;
+  std::int64_t liveness_bound_us = 0;
   std::int64_t liveness_gaps = 0;
 
   // Belief against server state (sample rows): how often a client believed it held a permit
@@ -109,6 +111,9 @@ struct Summary {
   // permits they took from clients who went on believing they held them.
   std::int64_t server_faults = 0;
   std::int64_t lost_permits = 0;
+
+  // Lease honesty (leases.h): ok'd acquires/refreshes whose permit was gone before invoke + timeout.
+  std::int64_t broken_leases = 0;
 
   // Throughput (from the caller or the final run row).
   std::optional<std::int64_t> commands;

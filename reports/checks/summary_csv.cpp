@@ -1,11 +1,13 @@
 #include "reports/checks/summary_csv.h"
 
-#include <fstream>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 
+#include "reports/checks/exercise.h"
 #include "reports/checks/fairness.h"
 #include "reports/checks/sweep_metrics.h"
+#include "reports/history/output_file.h"
 #include "reports/history/text_format.h"
 
 namespace semsim {
@@ -49,6 +51,10 @@ std::string decimal(const Summary& s) {
   return fixed(s.*field, decimals);
 }
 template <auto field>
+std::string yes_no(const Summary& s) {
+  return s.*field ? "yes" : "no";
+}
+template <auto field>
 std::string verdict(const Summary& s) {
   return std::string(to_string(s.*field));
 }
@@ -77,6 +83,8 @@ std::span<const SummaryColumn> summary_columns() {
   constexpr std::string_view liveness = "reports/DEFINITIONS.md#liveness-livenessh";
   constexpr std::string_view faults = "reports/DEFINITIONS.md#faults-of-redis-itself-checkercpp-holdsh";
   constexpr std::string_view belief = "reports/DEFINITIONS.md#belief-against-server-state-checkercpp-sample-rows";
+  constexpr std::string_view exercised = "reports/DEFINITIONS.md#exercised-exerciseh";
+  constexpr std::string_view leases = "reports/DEFINITIONS.md#lease-honesty-leasesh";
   // DESIGN.md promises the first 19, in this order; readers may index columns, so new ones go last.
   static constexpr SummaryColumn columns[] = {
       {"variant", K::word, run, text<&S::variant>},
@@ -110,7 +118,7 @@ std::span<const SummaryColumn> summary_columns() {
       {"skew_success_slope", K::number, fairness, decimal<&S::skew_success_slope, 6>},
       {"liveness_gaps", K::number, liveness, integer<&S::liveness_gaps>},
       {"longest_no_grant_ms", K::number, liveness, ms<&S::longest_no_grant_us>},
-      {"liveness_bound_ms", K::number, liveness, integer<&S::liveness_bound_ms>},
+      {"liveness_bound_ms", K::number, liveness, ms<&S::liveness_bound_us>},
       {"events", K::number, outcomes, integer<&S::events>},
       {"history_ms", K::number, instants, history_ms},
       {"status", K::word, run, text<&S::status>},
@@ -122,6 +130,8 @@ std::span<const SummaryColumn> summary_columns() {
       {"server_faults", K::number, faults, integer<&S::server_faults>},
       {"lost_permits", K::number, faults, integer<&S::lost_permits>},
       {"operations", K::number, run, integer<&S::operations>},
+      {"exercised", K::word, exercised, yes_no<&S::exercised>},
+      {"broken_leases", K::number, leases, integer<&S::broken_leases>},
   };
   return columns;
 }
@@ -157,20 +167,16 @@ std::string summary_csv_row(const Summary& s) {
 // The run's speed lives apart from summary.csv: it depends on the machine, not on the history,
 // and `semsim analyze` must give every column of summary.csv back from the history alone.
 void write_throughput_csv(const std::string& path, const Summary& s) {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
+  std::ostringstream out;
   out << "wall_s,commands,commands_per_s,operations,operations_per_s,round_trips,round_trips_per_s,speed_x\n"
       << fixed(s.wall_s, 3) << ',' << opt_int(s.commands) << ',' << fixed(s.commands_per_s, 1) << ',' << s.operations
       << ',' << fixed(s.operations_per_s, 1) << ',' << opt_int(s.round_trips) << ',' << fixed(s.round_trips_per_s, 1)
       << ',' << fixed(s.speed_x, 2) << '\n';
-  if (!out.flush()) throw std::runtime_error("cannot write " + path);
+  write_output_file(path, out.str());
 }
 
 void write_summary_csv(const std::string& path, const Summary& s) {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
-  out << summary_csv_header() << '\n' << summary_csv_row(s) << '\n';
-  if (!out.flush()) throw std::runtime_error("cannot write " + path);
+  write_output_file(path, summary_csv_header() + '\n' + summary_csv_row(s) + '\n');
 }
 
 std::string sweep_csv_header() {
@@ -202,6 +208,11 @@ void print_summary(std::ostream& out, const Summary& s) {
       << v("clients") << " clients, limit " << v("limit") << ", " << v("duration_ms") << " ms; history "
       << v("status") << (s.reason.empty() ? "" : " (" + s.reason + ")") << ", " << v("events")
       << " events over " << v("history_ms") << " ms\n";
+  if (!s.exercised) {
+    Exercise e;
+    e.add(s);
+    out << "NOT EXERCISED: " << e.why_not("this history") << "; its verdicts say nothing about the variant\n";
+  }
   out << "SAFETY   " << v("safety") << '\n';
   column("max_holders", "limit " + v("limit"));
   column("over_admission");
@@ -209,6 +220,7 @@ void print_summary(std::ostream& out, const Summary& s) {
   column("episodes");
   column("steals");
   if (s.max_possible_holders > s.max_holders) column("max_possible_holders", "counting info acquires");
+  if (s.broken_leases > 0) column("broken_leases", "ok'd leases gone before invoke + timeout");
   if (!s.episodes.empty()) {
     const Episode& e = s.episodes.front();
     out << "  first over-admission: " << us_as_ms(e.start_us) << " .. " << us_as_ms(e.end_us)

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <string_view>
 
+#include "reports/history/run_rows.h"
+
 namespace semsim {
 
 namespace {
@@ -19,6 +21,8 @@ constexpr std::array<const char*, 8> kColumns = {"seq",       "true_us",    "cli
                                                  "phase",     "client_us", "identifier", "detail"};
 
 // No trimming: a detail's leading space is data. Quotes per RFC 4180.
+const char* const kOutOfRange = "is out of range (at most 2^61 us, about 73,000 years, either way)";
+
 using Csv = io::CSVReader<8, io::trim_chars<>, io::double_quote_escape<',', '"'>>;
 
 template <typename T>
@@ -101,7 +105,9 @@ bool HistoryReader::next(Event& e) {
                         kColumns[i] + "): \"" + f[i] + "\" " + what);
   };
   if (!parse_integer(f[0], e.seq)) throw bad(0, "is not a non-negative integer");
+  const auto in_range = [](std::int64_t v) { return v >= -kMaxHistoryUs && v <= kMaxHistoryUs; };
   if (!parse_integer(f[1], e.true_us)) throw bad(1, "is not an integer");
+  if (!in_range(e.true_us)) throw bad(1, kOutOfRange);
   if (!parse_integer(f[2], e.client)) throw bad(2, "is not an integer");
   auto op = op_from_string(f[3]);
   if (!op) throw bad(3, "is not an op (run, acquire, release, refresh, crash, pause, resume, jump)");
@@ -110,6 +116,7 @@ bool HistoryReader::next(Event& e) {
   if (!phase) throw bad(4, "is not a phase (invoke, ok, fail, info)");
   e.phase = *phase;
   if (!parse_integer(f[5], e.client_us)) throw bad(5, "is not an integer");
+  if (!in_range(e.client_us)) throw bad(5, kOutOfRange);
   e.identifier.assign(f[6]);
   e.detail.assign(f[7]);
   return true;

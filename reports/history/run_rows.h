@@ -16,6 +16,18 @@
 
 namespace semsim {
 
+// What a run row may say: the bounds the command line puts on the same options (`--clients`,
+// `--limit`, durations: sim/scenario/run_options_io.cpp, sim/core/duration.h; a test holds them
+// equal). A history outside them was not written by a run, and the checker refuses it rather
+// than judge it with a value that its arithmetic (int limits, ms -> us) cannot hold.
+inline constexpr std::int64_t kMaxRunClients = 1'000'000;
+inline constexpr std::int64_t kMaxRunLimit = 1'000'000;
+inline constexpr std::int64_t kMaxRunDurationMs = 360'000'000;  // 100 hours
+
+// true_us and client_us lie within +-kMaxHistoryUs (about 73,000 years): the difference of two
+// instants, plus a timeout, stays inside 64 bits. The reader refuses a row outside.
+inline constexpr std::int64_t kMaxHistoryUs = std::int64_t{1} << 61;
+
 Event run_start_event(std::uint64_t seq, std::int64_t true_us, const KeyValues& options);
 
 // `failure_reason` set: the run did not finish normally (phase fail).

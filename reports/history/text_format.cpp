@@ -111,4 +111,12 @@ std::string escape_html(std::string_view s) {
   return out;
 }
 
+std::string shell_quote(std::string_view s) {
+  constexpr std::string_view plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%";
+  if (!s.empty() && s.find_first_not_of(plain) == std::string_view::npos) return std::string(s);
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 }  // namespace semsim

@@ -29,6 +29,10 @@ std::string shell_word(std::string_view s);
 // Text for HTML: <, >, & and " as entities.
 std::string escape_html(std::string_view s);
 
+// One word for a POSIX shell, to paste back: as it is when it holds only characters no shell
+// reads specially, else in single quotes (a ' inside as '\''). A newline stays inside the quotes.
+std::string shell_quote(std::string_view s);
+
 // Microseconds as milliseconds with three decimals: exact, since 1 us = 0.001 ms.
 std::string us_as_ms(std::int64_t us);
 

@@ -14,6 +14,11 @@ Summary analyze_history(const std::string& path, const CheckOptions& options,
       throw HistoryError(reader.where() + err.what());
     }
   }
+  // A header alone, or rows without the run's own first row, is not a run's history: judged, it
+  // would read "SAFETY valid, limit 0".
+  if (!checker.saw_run_row())
+    throw HistoryError(path + ": no run row: the first row must be the run's options (op=run, phase=info, "
+                       "detail variant=... limit=N ...), as semsim writes it");
   return checker.finish(stats);
 }
 

@@ -25,7 +25,7 @@
 namespace semsim {
 
 // Reads and checks a history file. Throws HistoryError naming FILE:LINE on a malformed row or
-// an out-of-order event.
+// an out-of-order event, and naming FILE when it has no run row (the run's options, first).
 Summary analyze_history(const std::string& path, const CheckOptions& options = {},
                         const RunStats& stats = {});
 

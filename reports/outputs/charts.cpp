@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <ostream>
 #include <sstream>
 #include <vector>
 
 #include "reports/checks/fairness.h"
+#include "reports/history/output_file.h"
 #include "reports/history/text_format.h"
 #include "reports/outputs/gnuplot.h"
 
@@ -59,26 +59,38 @@ std::string caption_lines(const std::string& caption) {
          "set title offset 0,0.4\n";
 }
 
-// The script draws the chart twice: SVG, then PNG. `plot` is the body after the terminal lines.
+// Text for a data file's comment line: a newline in it would start a data line.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return s;
+}
+
+// The script draws the chart twice: SVG, then PNG. `plot` is the body after the terminal lines;
+// every file it names is a plain name in `dir`, where gnuplot runs (gnuplot.h). Returns whether
+// gnuplot succeeded; throws OutputError if a chart file came out incomplete (a full disk: gnuplot
+// itself exits 0 then).
 bool draw(const Gnuplot& g, const std::string& dir, const std::string& name, const std::string& plot) {
-  std::string script = in_dir(dir, name + ".gp");
-  {
-    std::ofstream out(script);
-    out << "# Drawn by semsim; run `gnuplot " << name << ".gp` in this folder's parent to redraw.\n"
-        << "set terminal svg size 960,520 dynamic noenhanced font 'sans,12' background rgb 'white'\n"
-        << "set output " << gnuplot_quote(in_dir(dir, name + ".svg")) << "\n"
-        << "set border lw 1 lc rgb '#444444'\nset grid lc rgb '#d8d8d8' lw 1 dt 1\n"
-        << plot << "\n"
-        << "set terminal " << g.png_terminal << " size 960,520 noenhanced font 'sans,11' background rgb 'white'\n"
-        << "set output " << gnuplot_quote(in_dir(dir, name + ".png")) << "\n"
-        << "replot\nunset output\n";
-  }
-  return run_gnuplot(script);
+  write_output_file(in_dir(dir, name + ".gp"),
+                    "# Drawn by semsim; run `gnuplot " + name + ".gp` in this folder to redraw.\n"
+                    "set terminal svg size 960,520 dynamic noenhanced font 'sans,12' background rgb 'white'\n"
+                    "set output '" + name + ".svg'\n"
+                    "set border lw 1 lc rgb '#444444'\nset grid lc rgb '#d8d8d8' lw 1 dt 1\n" +
+                    plot + "\n"
+                    "set terminal " + g.png_terminal + " size 960,520 noenhanced font 'sans,11' background rgb 'white'\n"
+                    "set output '" + name + ".png'\n"
+                    "replot\nunset output\n");
+  const bool ok = run_gnuplot(dir, name + ".gp");
+  for (const char* extension : {".svg", ".png"})
+    if (!chart_file_complete(in_dir(dir, name + extension)))
+      throw OutputError("cannot write " + in_dir(dir, name + extension) + ": gnuplot left it incomplete" +
+                        (ok ? std::string(" (a full disk, or a file-size limit?)") : "; its messages: " + in_dir(dir, name + ".gp.log")));
+  return ok;
 }
 
 void write_holders(const std::string& path, const Summary& s) {
   // Explicit steps: each bucket's level from its start to the next bucket's start.
-  std::ofstream out(path);
+  std::ostringstream out;
   out << "# t_ms max_holders (most holders at any instant of a " << us_as_ms(s.holders_bucket_us)
       << " ms bucket)\n";
   for (std::size_t i = 0; i < s.holders.size(); ++i) {
@@ -88,10 +100,11 @@ void write_holders(const std::string& path, const Summary& s) {
     out << us_as_ms(t0) << ' ' << s.holders[i].max_holders << '\n'
         << us_as_ms(t1) << ' ' << s.holders[i].max_holders << '\n';
   }
+  write_output_file(path, out.str());
 }
 
 void write_skew(const std::string& path, const Summary& s) {
-  std::ofstream out(path);
+  std::ostringstream out;
   out << "# client mean_offset_ms success_rate decided_acquires\n";
   for (const ClientStats& c : s.per_client) {
     std::int64_t decided = c.granted + c.rejected;
@@ -100,10 +113,11 @@ void write_skew(const std::string& path, const Summary& s) {
         << fixed(static_cast<double>(c.granted) / static_cast<double>(decided), 6) << ' ' << decided
         << '\n';
   }
+  write_output_file(path, out.str());
 }
 
 void write_latency_cdf(const std::string& path, const Summary& s) {
-  std::ofstream out(path);
+  std::ostringstream out;
   out << "# latency_ms cumulative_fraction\n";
   if (s.acquire_latency.count() > 0) out << us_as_ms(s.acquire_latency.buckets().front().first) << " 0.000000\n";
   auto buckets = s.acquire_latency.buckets();
@@ -118,6 +132,7 @@ void write_latency_cdf(const std::string& path, const Summary& s) {
     out << us_as_ms(buckets[i].first) << ' ' << fixed(f, 6) << '\n';
     last_written = f;
   }
+  write_output_file(path, out.str());
 }
 
 // The extent of some values, as a gnuplot range "[lo:hi]" with room around it.
@@ -227,12 +242,12 @@ MetricShape metric_shape(const std::vector<PointStat>& stats, const SweepMetric&
 
 bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream& warn, const std::string& caption) {
   fs::create_directories(out_dir);
-  Gnuplot g = find_gnuplot(out_dir, warn);
+  Gnuplot g = find_gnuplot(warn);
   if (!g.available) return false;
   bool ok = true;
 
   write_holders(in_dir(out_dir, "holders.dat"), s);
-  std::string dat = gnuplot_quote(in_dir(out_dir, "holders.dat"));
+  const std::string dat = "'holders.dat'";
   std::string limit = std::to_string(s.limit);
   // The first episodes as red spans at least 0.4% of the width wide, so that a 10 ms steal in a
   // 2 s run is seen, and the first one named.
@@ -275,12 +290,12 @@ bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream&
                  "set xlabel 'mean clock offset at acquire (ms, client - true; negative: clock behind)'\n"
                  "set ylabel 'acquires granted / decided'\nset yrange [-0.05:1.08]\nset key off\n"
                  "set offsets graph 0.05, graph 0.05, 0, 0\n"
-                 "plot " + gnuplot_quote(in_dir(out_dir, "skew_success.dat")) +
+                 "plot 'skew_success.dat'"
                  " using 2:3 with points pt 7 ps 1.2 lc rgb '#1f4e9a'" +
                  // Few clients: each point named, so that the steal's client can be found.
-                 (s.per_client.size() <= 20 ? ", \\\n  " + gnuplot_quote(in_dir(out_dir, "skew_success.dat")) +
-                                                  " using 2:3:(sprintf('c%d', $1)) with labels offset 0,0.8 font ',9' "
-                                                  "textcolor rgb '#333333'"
+                 (s.per_client.size() <= 20 ? std::string(", \\\n  'skew_success.dat'"
+                                                              " using 2:3:(sprintf('c%d', $1)) with labels offset 0,0.8 font ',9' "
+                                                              "textcolor rgb '#333333'")
                                             : std::string()));
 
   write_latency_cdf(in_dir(out_dir, "latency.dat"), s);
@@ -290,7 +305,7 @@ bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream&
                    caption_lines(caption) +
                    "set xlabel 'latency (ms)'\nset ylabel 'fraction of acquires <= latency'\n"
                    "set yrange [0:1.02]\nset key off\n" + latency_range(s) +
-                   "plot " + gnuplot_quote(in_dir(out_dir, "latency.dat")) +
+                   "plot 'latency.dat'"
                    " using 1:2 with steps lw 2 lc rgb '#1f4e9a'");
   if (!ok) warn << "warning: gnuplot failed on a chart in " << out_dir << " (its messages: *.gp.log there)\n";
   return ok;
@@ -299,7 +314,7 @@ bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream&
 bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::string& x_label,
                             const std::string& out_dir, std::ostream& warn, const std::string& caption) {
   fs::create_directories(out_dir);
-  Gnuplot g = find_gnuplot(out_dir, warn);
+  Gnuplot g = find_gnuplot(warn);
   if (!g.available) return false;
 
   // Variants in the order of the stats; per variant its points, per point each metric's stat.
@@ -322,11 +337,11 @@ bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::stri
   };
   // One data file per variant: x, its position on the axis, then mean, low, high for each
   // metric (NaN where undefined).
-  std::vector<std::string> files;
+  std::vector<std::string> files;  // plain names in out_dir
   for (std::size_t i = 0; i < variants.size(); ++i) {
-    files.push_back(in_dir(out_dir, "compare_" + std::to_string(i) + ".dat"));
-    std::ofstream out(files.back());
-    out << "# " << variants[i] << ": " << x_label << ", position on the x axis";
+    files.push_back("compare_" + std::to_string(i) + ".dat");
+    std::ostringstream out;
+    out << "# " << one_line(variants[i]) << ": " << one_line(x_label) << ", position on the x axis";
     for (const SweepMetric& m : metrics) out << ' ' << m.name << " low high";
     out << '\n';
     for (const auto& [value, point] : table[variants[i]]) {
@@ -343,6 +358,7 @@ bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::stri
       }
       out << '\n';
     }
+    write_output_file(in_dir(out_dir, files.back()), out.str());
   }
 
   // The x axis: explicit ranges, so that one value, or equal values, still give a readable axis

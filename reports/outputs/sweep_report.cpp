@@ -168,8 +168,7 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
                             : "<a href=\"" + escape_html("file://" + r.definitions) + "\">the checker's definitions</a>";
 
   const std::string path = (fs::path(out_dir) / "report.html").string();
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
+  std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">"
       << "<meta name=viewport content=\"width=device-width, initial-scale=1\"><title>" << escape_html(title) << "</title>\n"
       << "<style>body{font:15px/1.45 system-ui,sans-serif;color:#1a1a1a;margin:20px 32px;max-width:1040px}"
@@ -184,6 +183,7 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
          "nav ul{margin:4px 0;padding-left:20px;columns:2}nav li{margin:1px 0}.flat li{margin:2px 0}"
          "@media print{nav{display:none}h2{break-after:avoid}svg{break-inside:avoid}}</style></head><body>\n"
       << "<h1>" << escape_html(title) << "</h1>\n"
+      << (r.partial.empty() ? "" : "<p id=\"partial\"><b>" + escape_html(r.partial) + "</b></p>\n")
       << "<p class=context>" << escape_html(r.caption.empty() ? sweep_caption(r.options, r.parameter, r.seeds) : r.caption)
       << "; seeds " << r.first_seed;
   if (r.seeds > 1) out << "&ndash;" << r.first_seed + static_cast<std::uint64_t>(r.seeds - 1);
@@ -245,7 +245,7 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
          "\n<pre>"
       << escape_html(r.options) << "</pre></details>\n";
   out << "</body></html>\n";
-  check_written(out, path);
+  write_output_file(path, out.str());
 }
 
 }  // namespace semsim

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -11,6 +10,7 @@
 #include "reports/history/history_reader.h"
 #include "reports/history/key_values.h"
 #include "reports/history/output_file.h"
+#include "reports/history/run_rows.h"
 #include "reports/history/text_format.h"
 #include "reports/outputs/timeline_page.h"
 
@@ -131,9 +131,11 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
         kv = KeyValues::parse(e.detail);
       } catch (const std::invalid_argument&) {
       }
+      // Within the instants' own bounds (run_rows.h), so that t + length stays inside 64 bits
+      // whatever a row's detail says.
       const auto number = [&](std::string_view key) -> std::int64_t {
         try {
-          return kv.get_int(key).value_or(0);
+          return std::clamp(kv.get_int(key).value_or(0), -kMaxHistoryUs, kMaxHistoryUs);
         } catch (const std::invalid_argument&) {
           return 0;
         }
@@ -280,10 +282,7 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
   }
   d += "]}";
 
-  std::ofstream out(html_path);
-  if (!out) throw std::runtime_error("cannot open " + html_path + " for writing");
-  out << timeline_page(s.variant, d);
-  check_written(out, html_path);
+  write_output_file(html_path, timeline_page(s.variant, d));
 }
 
 }  // namespace semsim

@@ -29,4 +29,13 @@ void install_interrupt_handlers() {
 int interrupt_signal() { return g_interrupt_signal; }
 int interrupt_count() { return g_interrupt_count; }
 
+std::string interrupted_by() {
+  switch (interrupt_signal()) {
+    case SIGINT: return "interrupted by SIGINT";
+    case SIGTERM: return "interrupted by SIGTERM";
+    case SIGHUP: return "interrupted by SIGHUP";
+    default: return "interrupted by signal " + std::to_string(interrupt_signal());
+  }
+}
+
 }  // namespace semsim

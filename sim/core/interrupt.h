@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
 
 namespace semsim {
 
@@ -10,6 +11,8 @@ namespace semsim {
 void install_interrupt_handlers();
 // The signal that asked us to stop, or 0.
 int interrupt_signal();
+// "interrupted by SIGINT" (SIGTERM, SIGHUP): what a run stopped by it says.
+std::string interrupted_by();
 // How many such signals have come: cleanup that must finish after a first Ctrl-C gives up only
 // on a later one.
 int interrupt_count();

@@ -19,6 +19,13 @@ class ServerClock {
   // A command that sets the clock to `server_us` from inside a pipeline, when Redis comes to it:
   // requests due at different instants then travel together.
   virtual Command in_band(Micros server_us) const = 0;
+  // The readings set() and in_band() can take (the clock library counts nanoseconds since the
+  // Unix epoch in 64 bits): a run that would push Redis's clock outside is refused before it
+  // starts (Simulation::check_inputs), not left to fall back on the host's real time.
+  struct Range {
+    Micros earliest, latest;
+  };
+  virtual Range settable() const { return {Micros::min(), Micros::max()}; }
 };
 
 }  // namespace semsim

@@ -56,6 +56,45 @@ void execute_deliveries(std::vector<Delivery> batch, Connection& link, Micros ti
 
 Simulation::~Simulation() = default;
 
+void Simulation::check_inputs() const {
+  check_server_actions();
+  check_server_clock_range();
+}
+
+void Simulation::check_server_clock_range() const {
+  if (!redis_clock_ || options_.mode != TimeMode::virtual_time) return;  // paced: Redis keeps its own clock
+  semsim::check_server_clock_range(options_, actions_, redis_clock_->settable());
+}
+
+// Redis's clock reads base(t) + the jumps so far, base linear in true time (skew and drift): on
+// each stretch between two jumps its extremes are at the stretch's ends, so those are checked.
+// Sums in 128 bits: the jumps of a hostile file may add up past 64.
+void check_server_clock_range(const RunOptions& options, const std::vector<ScriptedAction>& actions,
+                              ServerClock::Range range) {
+  const ClientClock base(options.server_skew, options.server_drift_ppm);
+  const TrueTime end = end_of_run(options);
+  const auto outside = [&](TrueTime t, __int128 jumped) {
+    const __int128 reading = static_cast<__int128>(base.read(t).count()) + jumped;
+    return reading < range.earliest.count() || reading > range.latest.count();
+  };
+  std::vector<const ScriptedAction*> jumps;  // in time order, as the actions are
+  for (const ScriptedAction& a : actions)
+    if (a.kind == ScriptedAction::Kind::server_jump && a.arg && a.at <= end) jumps.push_back(&a);
+  if (outside(kRunStart, 0) || outside(jumps.empty() ? end : jumps.front()->at, 0))
+    throw InputError("--server-skew and --server-drift push Redis's clock outside what the clock library can represent");
+  __int128 jumped = 0;
+  for (std::size_t i = 0; i < jumps.size(); ++i) {
+    const ScriptedAction& a = *jumps[i];
+    jumped += a.arg->count();
+    const TrueTime until = i + 1 < jumps.size() ? jumps[i + 1]->at : end;
+    if (outside(a.at, jumped) || outside(until, jumped))
+      throw InputError(options.actions_file + ":" + std::to_string(a.line) + ": field 'arg': server_jump " +
+                       format_duration(*a.arg) + " at " + format_duration(a.at - kRunStart) +
+                       " pushes Redis's clock outside what the clock library can represent (from 1970-01-01 to "
+                       "2262-04-11: nanoseconds since the epoch in 64 bits; true time 0 reads 2026-01-01)");
+  }
+}
+
 void Simulation::check_server_actions() const {
   const bool at_rates = options_.restart_rate > 0 || options_.disconnect_rate > 0 || options_.redis_pause_rate > 0;
   if (at_rates && !control_) throw SetupError("server faults at rates need a Redis semsim can act on");
@@ -86,6 +125,7 @@ struct Simulation::State {
         redis_clock(sim.redis_clock_),
         link(sim.link_),
         key_prefix(sim.key_prefix_),
+        prefix_in_run_row(sim.prefix_in_run_row_),
         table(sim.table_),
         actions(sim.actions_),
         sink(sim.sink_),
@@ -122,6 +162,7 @@ struct Simulation::State {
   ServerClock* redis_clock;
   Connection* link;
   const std::string& key_prefix;
+  const bool prefix_in_run_row;
   const std::map<int, ClientSpec>& table;
   const std::vector<ScriptedAction>& actions;
   Recorder::Sink& sink;
@@ -159,10 +200,20 @@ struct Simulation::State {
 
 RunResult Simulation::run() {
   State s(*this);
+  check_inputs();
   s.start_redis_clock();
-  check_server_actions();
   s.prepare();
-  s.build_clients();
+  try {
+    s.build_clients();
+  } catch (const std::bad_alloc&) {
+    const std::size_t built = s.clients.empty() ? 0 : s.clients.size() - 1;  // [0] is the harness
+    s.clients.clear();
+    s.workload.reset();
+    throw OutOfMemory("ran out of memory building the clients: " + std::to_string(built) + " of " +
+                      std::to_string(options_.clients) + " fit in the memory this process may use (ulimit -v, a "
+                      "cgroup, the machine's RAM), before the run needed any for itself: try --clients " +
+                      std::to_string(std::max<std::size_t>(1, built / 2)) + " or fewer");
+  }
   s.schedule_server_faults();
   s.schedule_actions();
   s.drive_to_end();
@@ -185,9 +236,11 @@ void Simulation::State::prepare() {
   Task<void> task = semaphore.prepare(*clients[0]);
   task.start();
   drive(TrueTime::max());
+  if (!task.done() && interrupt_signal()) throw Interrupted(interrupted_by() + " while the variant prepared");
   if (!task.done()) throw SetupError("the variant's preparation did not finish");
   task.result();  // throws SetupError
-  recorder.record(0, Micros(0), Op::run, Phase::info, {}, run_detail(o));
+  recorder.record(0, Micros(0), Op::run, Phase::info, {},
+                  run_detail(o) + (prefix_in_run_row ? " prefix=" + key_prefix : std::string()));
 }
 
 // Clients 1..N with their clocks, networks and workloads; the harness's own tasks (sampling what
@@ -299,7 +352,7 @@ void Simulation::State::schedule_actions() {
 void Simulation::State::drive(TrueTime until) {
   while (!scheduler.empty() && scheduler.next_time() < until) {
     if (interrupt_signal()) {
-      result.stop_reason = "interrupted by signal " + std::to_string(interrupt_signal());
+      result.stop_reason = interrupted_by();
       return;
     }
     if (o.mode == TimeMode::paced) {
@@ -467,8 +520,12 @@ void Simulation::State::drive_to_end() {
     result.timed_out = true;
     workload->connection_lost(e.what());
   } catch (const LinkError& e) {
-    result.stop_reason = std::string("redis: ") + e.what();
-    workload->connection_lost(e.what());
+    // A signal closes the link too (replies still on their way would be lost), but Redis did not fail.
+    result.stop_reason = interrupt_signal() ? interrupted_by() : std::string("redis: ") + e.what();
+    workload->connection_lost(interrupt_signal() ? interrupted_by() : e.what());
+  } catch (const std::bad_alloc&) {
+    result.stop_reason = "ran out of memory at true time " + std::to_string(ms(scheduler.now().time_since_epoch())) +
+                         " ms, with " + std::to_string(o.clients) + " clients built: fewer clients or a shorter run fit";
   } catch (const std::exception& e) {
     result.stop_reason = std::string("a client failed: ") + e.what();
   }

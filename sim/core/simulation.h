@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include <map>
@@ -30,6 +31,11 @@ struct RunResult {
   bool timed_out = false;  // Redis did not answer within --command-timeout
 };
 
+// The clients did not fit in the memory this process may use (exit 2, saying how many did).
+struct OutOfMemory : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class Simulation {
  public:
   // `inputs`: the clients table and scripted actions; `link` is the connection every request
@@ -37,9 +43,15 @@ class Simulation {
   Simulation(const RunOptions& options, RunInputs inputs, Semaphore& semaphore, Connection& link,
              Recorder::Sink sink);
   ~Simulation();
-  // Throws SetupError / InputError before anything ran; after that, failures end the run and
-  // are reported in the result (and in the history's last row).
+  // Throws SetupError / InputError before anything ran, OutOfMemory if the clients do not fit;
+  // after that, failures end the run and are reported in the result (and in the history's last
+  // row), running out of memory included.
   RunResult run();
+  // What run() checks first, callable before any output is written (after the setters below):
+  // server faults in actions.csv that this run cannot apply, and server_jump actions that would
+  // push Redis's clock out of what it can be set to (ServerClock::settable). InputError naming
+  // the actions file, line and field.
+  void check_inputs() const;
   // Redis's clock, when it can follow virtual time (the embedded server): set before every
   // delivery in virtual mode, left on the real clock in paced mode.
   void set_redis_clock(ServerClock* clock) { redis_clock_ = clock; }
@@ -47,7 +59,11 @@ class Simulation {
   // Its link replaces the constructor's from then on. `processes`: whether it can restart and
   // fail over (the embedded server), or only drop connections (a user's server).
   // The run's key prefix: where --fill-memory writes its keys.
-  void set_key_prefix(std::string prefix) { key_prefix_ = std::move(prefix); }
+  // The run's keys' prefix; `in_run_row`: said in the history's run row too (prefix=).
+  void set_key_prefix(std::string prefix, bool in_run_row = false) {
+    key_prefix_ = std::move(prefix);
+    prefix_in_run_row_ = in_run_row;
+  }
   void set_server_control(ServerControl* control, bool processes) {
     control_ = control;
     control_processes_ = processes;
@@ -57,10 +73,13 @@ class Simulation {
   struct State;
   // Server faults in actions.csv that this run cannot apply: InputError naming the line.
   void check_server_actions() const;
+  // Redis's clock (skew, drift, server_jump) within what it can be set to: InputError naming the line.
+  void check_server_clock_range() const;
   const RunOptions& options_;
   Semaphore& semaphore_;
   Connection* link_;
   std::string key_prefix_;
+  bool prefix_in_run_row_ = false;
   ServerControl* control_ = nullptr;
   bool control_processes_ = false;
   Recorder::Sink sink_;
@@ -68,6 +87,11 @@ class Simulation {
   std::vector<ScriptedAction> actions_;
   ServerClock* redis_clock_ = nullptr;
 };
+
+// Throws InputError (naming the actions file, line and field 'arg') if Redis's clock, as the run's
+// server skew, drift and server_jump actions move it, leaves `range` at any instant of the run.
+void check_server_clock_range(const RunOptions& options, const std::vector<ScriptedAction>& actions,
+                              ServerClock::Range range);
 
 // Runs deliveries that are due at one instant on Redis, pipelined in order, then hands each its
 // replies. Throws LinkError when Redis is gone.

@@ -40,13 +40,19 @@ void RedisClock::write(bool virtual_time, long long ns) {
   seq.store(s + 2, std::memory_order_release);
 }
 
-void RedisClock::set(Micros server_us) { write(true, (kVirtualEpochUs + server_us.count()) * 1000); }
+long long RedisClock::epoch_ns(Micros server_us) const {
+  const Range r = settable();
+  if (server_us < r.earliest || server_us > r.latest)
+    throw std::out_of_range("Redis's clock cannot be set " + std::to_string(server_us.count()) +
+                            " us from the virtual epoch: outside 1970..2262, what the clock library represents");
+  return (kVirtualEpochUs + server_us.count()) * 1000;
+}
+
+void RedisClock::set(Micros server_us) { write(true, epoch_ns(server_us)); }
 
 void RedisClock::release() { write(false, 0); }
 
-Command RedisClock::in_band(Micros server_us) const {
-  return Command{"SEMSIM.CLOCK", std::to_string((kVirtualEpochUs + server_us.count()) * 1000)};
-}
+Command RedisClock::in_band(Micros server_us) const { return Command{"SEMSIM.CLOCK", std::to_string(epoch_ns(server_us))}; }
 
 fs::path clock_library() {
   const fs::path exe = executable_dir();

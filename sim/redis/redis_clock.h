@@ -13,6 +13,11 @@ namespace semsim {
 // fixed, so that TIME replies and TTLs are the same bytes in every run.
 inline constexpr long long kVirtualEpochUs = 1'767'225'600'000'000;
 
+// The readings the clock library can show: from the Unix epoch (it reads nanoseconds since then,
+// and falls back on the real clock below 0) to the last nanosecond of 64 bits (2262-04-11).
+inline constexpr ServerClock::Range kVirtualClockRange{Micros(-kVirtualEpochUs),
+                                                       Micros(9'223'372'036'854'775'807LL / 1000 - kVirtualEpochUs)};
+
 class RedisClock final : public ServerClock {
  public:
   // Creates the page file at `path` (real time until set() is called). Every server reading it
@@ -26,8 +31,12 @@ class RedisClock final : public ServerClock {
   void set(Micros server_us) override;
   void release() override;
   Command in_band(Micros server_us) const override;
+  Range settable() const override { return kVirtualClockRange; }
 
  private:
+  // The nanoseconds since the epoch the library reads for this server reading; throws
+  // std::out_of_range outside settable().
+  long long epoch_ns(Micros server_us) const;
   void write(bool virtual_time, long long ns);
   std::filesystem::path path_;
   void* page_ = nullptr;

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <set>
 #include <utility>
 
 extern "C" {
@@ -79,6 +80,11 @@ struct RedisLink::Impl {
   bool pipeline_open = false;     // a request was submitted since the last write
   std::deque<Request> in_flight;  // awaiting replies, oldest first
   std::deque<Request> ready;      // complete; `done` not yet called
+  // The safety net's expiry for the words under this prefix (give_keys_expiry), and the words of
+  // the pipeline being queued that get it when it is written.
+  std::string expiry_prefix;
+  std::shared_ptr<const std::atomic<std::int64_t>> expiry_deadline;
+  std::set<std::string> expiry_words;
   // Scratch for redisAsyncCommandArgv, reused so a command costs no allocation of ours.
   std::vector<const char*> argv;
   std::vector<std::size_t> argv_lengths;
@@ -151,6 +157,7 @@ struct RedisLink::Impl {
       ++sent;
     }
     Request& queued = in_flight.back();
+    if (queued.expected == commands.size()) note_expiry_words(commands);
     if (queued.expected < commands.size()) {
       queued.error = std::make_exception_ptr(LinkError(describe_failure()));
       if (queued.expected == 0) {
@@ -158,6 +165,28 @@ struct RedisLink::Impl {
         in_flight.pop_back();
       }
     }
+  }
+
+  // The words of a request under the safety net's prefix (give_keys_expiry).
+  void note_expiry_words(const std::vector<Command>& commands) {
+    if (!expiry_deadline) return;
+    for (const Command& command : commands)
+      for (std::size_t i = 1; i < command.size(); ++i)
+        if (command[i].starts_with(expiry_prefix)) expiry_words.insert(command[i]);
+  }
+
+  // The pipeline's last commands, in the same write: PEXPIREAT WORD D NX for each word noted since
+  // the last write (once per pipeline, however many requests name it). Their replies are dropped.
+  void give_expiry() {
+    const std::int64_t deadline = expiry_deadline ? expiry_deadline->load() : 0;
+    const std::string at = std::to_string(deadline);
+    for (const std::string& word : expiry_words) {
+      if (deadline <= 0) break;
+      const char* args[] = {"PEXPIREAT", word.data(), at.data(), "NX"};
+      const std::size_t lengths[] = {9, word.size(), at.size(), 2};
+      if (redisAsyncCommandArgv(context, nullptr, nullptr, 4, args, lengths) != REDIS_OK) break;
+    }
+    expiry_words.clear();
   }
 
   // Once the context is gone, nothing in flight will ever be answered.
@@ -202,6 +231,7 @@ struct RedisLink::Impl {
   // What is queued leaves: the next submit starts another pipeline.
   void handle_write() {
     pipeline_open = false;
+    if (!expiry_words.empty()) give_expiry();
     redisAsyncHandleWrite(context);
   }
 
@@ -227,6 +257,11 @@ RedisLink::RedisLink(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 RedisLink::~RedisLink() = default;
 
 void RedisLink::tolerate_interrupts(int count) { impl_->tolerated_interrupts = count; }
+
+void RedisLink::give_keys_expiry(std::string prefix, std::shared_ptr<const std::atomic<std::int64_t>> deadline) {
+  impl_->expiry_prefix = std::move(prefix);
+  impl_->expiry_deadline = std::move(deadline);
+}
 
 void RedisLink::spin_while_waiting(bool spin) { impl_->spin = spin; }
 
@@ -288,7 +323,7 @@ void RedisLink::flush_until(const std::function<bool()>& answered, std::chrono::
     }
     std::string give_up;
     if (interrupt_count() > impl_->tolerated_interrupts)
-      give_up = "interrupted by signal " + std::to_string(interrupt_signal());
+      give_up = interrupted_by();
     auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     const bool timed_out = give_up.empty() && left.count() <= 0;
     if (timed_out) give_up = "no answer within " + std::to_string(timeout.count()) + " ms";
@@ -374,31 +409,42 @@ std::pair<std::string, std::vector<std::string>> scan_page(RedisLink& link, cons
 
 }  // namespace
 
-bool kill_running_script(const RedisTarget& target) {
+ScriptKill kill_running_script(const RedisTarget& target) {
   // A server busy in a script answers nearly everything (PING included) with BUSY, so this is a
   // bare connection: AUTH if need be, then SCRIPT KILL. Synchronous: nothing else is going on.
   const timeval tv{5, 0};
   redisContext* c = target.unix_path.empty() ? redisConnectWithTimeout(target.host.c_str(), target.port, tv)
                                              : redisConnectUnixWithTimeout(target.unix_path.c_str(), tv);
-  if (c == nullptr) return false;
-  bool killed = false;
+  if (c == nullptr) return {false, "cannot connect"};
+  ScriptKill result{false, c->err ? std::string("cannot connect: ") + c->errstr : ""};
+  const auto ask = [&](redisReply* r) {
+    const bool ok = r != nullptr && r->type != REDIS_REPLY_ERROR;
+    if (!ok) result.answer = r ? std::string(r->str, r->len) : std::string("no answer: ") + c->errstr;
+    else if (r->type == REDIS_REPLY_STATUS) result.answer = std::string(r->str, r->len);
+    if (r) freeReplyObject(r);
+    return ok;
+  };
   if (c->err == 0 && redisSetTimeout(c, tv) == REDIS_OK) {
     bool authed = true;
-    if (target.password) {
-      auto* r = static_cast<redisReply*>(
+    if (target.password)
+      authed = ask(static_cast<redisReply*>(
           target.user.empty() ? redisCommand(c, "AUTH %s", target.password->c_str())
-                              : redisCommand(c, "AUTH %s %s", target.user.c_str(), target.password->c_str()));
-      authed = r != nullptr && r->type != REDIS_REPLY_ERROR;
-      if (r) freeReplyObject(r);
-    }
-    if (authed) {
-      auto* r = static_cast<redisReply*>(redisCommand(c, "SCRIPT KILL"));
-      killed = r != nullptr && r->type == REDIS_REPLY_STATUS;
-      if (r) freeReplyObject(r);
-    }
+                              : redisCommand(c, "AUTH %s %s", target.user.c_str(), target.password->c_str())));
+    if (authed) result.killed = ask(static_cast<redisReply*>(redisCommand(c, "SCRIPT KILL")));
   }
   redisFree(c);
-  return killed;
+  return result;
+}
+
+void scan_keys_with_prefix(RedisLink& link, const std::string& prefix,
+                           const std::function<void(const std::vector<std::string>& keys)>& page) {
+  const std::string pattern = glob_escape(prefix) + "*";
+  std::string cursor = "0";
+  do {
+    auto [next, keys] = scan_page(link, cursor, pattern);
+    cursor = std::move(next);
+    if (!keys.empty()) page(keys);
+  } while (cursor != "0");
 }
 
 bool keys_exist_with_prefix(RedisLink& link, const std::string& prefix) {

@@ -3,7 +3,9 @@
 // replies (flush_until: until one has). The simulator keeps several pipelines in flight.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -40,6 +42,13 @@ class RedisLink final : public Connection {
   // come back within a fraction of a millisecond, and sleeping costs more). Not when Redis runs on
   // the same core as this thread (shared_core.h): there asking again only keeps Redis waiting.
   void spin_while_waiting(bool spin);
+  // The safety net's expiry (key_safety_net.h): at the end of each pipeline, in the same write,
+  // every word of its requests that starts with `prefix` (the command names aside) gets PEXPIREAT
+  // WORD D NX, once, D the deadline's value then (0: not yet). So a key the pipeline creates or
+  // rewrites has an expiry before the next pipeline runs, and a process killed at any moment cannot
+  // leave it without one. These commands are the harness's: not counted in commands_sent(), their
+  // replies dropped. Null: off.
+  void give_keys_expiry(std::string prefix, std::shared_ptr<const std::atomic<std::int64_t>> deadline);
 
   struct Impl;
 
@@ -53,9 +62,17 @@ std::string server_version(RedisLink& link);
 // Deletes every key that starts with `prefix` (SCAN MATCH + UNLINK; glob characters in the
 // prefix are escaped). Returns how many were deleted. Touches nothing else.
 std::uint64_t delete_keys_with_prefix(RedisLink& link, const std::string& prefix);
-// Stops a Lua script that keeps the server busy (SCRIPT KILL on a connection of its own).
-// Whether one was killed.
-bool kill_running_script(const RedisTarget& target);
+// Stops a Lua script that keeps the server busy: SCRIPT KILL on a connection of its own.
+struct ScriptKill {
+  bool killed = false;
+  // Redis's answer: OK; NOTBUSY (nothing was running: the server was slow, not busy); UNKILLABLE
+  // (the script has written: only SHUTDOWN NOSAVE stops it); or why it could not be asked.
+  std::string answer;
+};
+ScriptKill kill_running_script(const RedisTarget& target);
+// Calls `page` with the keys of each non-empty SCAN page under `prefix` (glob characters escaped).
+void scan_keys_with_prefix(RedisLink& link, const std::string& prefix,
+                           const std::function<void(const std::vector<std::string>& keys)>& page);
 // Whether any key lies under `prefix` (SCAN until the first).
 bool keys_exist_with_prefix(RedisLink& link, const std::string& prefix);
 

@@ -15,8 +15,8 @@
 namespace semsim {
 
 namespace {
-std::optional<std::string> password_from_environment() {
-  const char* p = std::getenv("SEMSIM_REDIS_PASSWORD");
+std::optional<std::string> password_from_environment(const char* name = "SEMSIM_REDIS_PASSWORD") {
+  const char* p = std::getenv(name);
   if (!p || !*p) return std::nullopt;
   return std::string(p);
 }
@@ -37,6 +37,8 @@ RedisSession::RedisSession(const std::string& url, const ServerSetup& setup) {
       if (slash == std::string::npos || slash + 1 == rest.size())
         throw std::invalid_argument(url + ": use sentinel://HOST:PORT,.../MASTER");
       sentinels_ = parse_sentinels(rest.substr(0, slash));
+      // Sentinels with requirepass: their own password, from the environment too.
+      for (RedisTarget& sentinel : sentinels_) sentinel.password = password_from_environment("SEMSIM_SENTINEL_PASSWORD");
       master_ = rest.substr(slash + 1);
       data_node_.password = password_from_environment();
       target_ = primary_from_sentinels(sentinels_, master_, data_node_);
@@ -71,6 +73,13 @@ RedisSession::~RedisSession() = default;
 void RedisSession::open_link(int tolerated_interrupts) {
   link_ = RedisLink::connect(target_, std::chrono::seconds(5), tolerated_interrupts);
   link_->spin_while_waiting(!pinned_);
+  link_->give_keys_expiry(expiry_prefix_, expiry_deadline_);
+}
+
+void RedisSession::give_keys_expiry(std::string prefix, std::shared_ptr<const std::atomic<std::int64_t>> deadline) {
+  expiry_prefix_ = std::move(prefix);
+  expiry_deadline_ = std::move(deadline);
+  if (link_) link_->give_keys_expiry(expiry_prefix_, expiry_deadline_);
 }
 
 bool RedisSession::pin_server(std::optional<int> cpu) {
@@ -81,13 +90,21 @@ bool RedisSession::pin_server(std::optional<int> cpu) {
   return took;
 }
 
+RedisLink& RedisSession::link() {
+  if (!link_) connect();
+  return *link_;
+}
+
 void RedisSession::use_setup(const ServerSetup& setup) {
   if (!embedded()) {
     if (!setup.is_default())
       throw std::invalid_argument("--replicas, --persistence and --maxmemory set up the embedded Redis: not with --redis");
+    if (!link_) connect();  // a reconnection that failed in the last run
     return;
   }
-  if (setup == embedded_->setup() && !changed_) return;
+  // No link: a fault of the last run failed half-way (a restart that did not come back), and the
+  // server is in no known state: started afresh.
+  if (setup == embedded_->setup() && !changed_ && link_) return;
   link_.reset();
   embedded_.reset();
   pinned_ = false;
@@ -141,22 +158,25 @@ std::string RedisSession::new_prefix() {
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(id));
   const std::string prefix = std::string("semsim:") + hex + ":";
   // Another run's keys, or a stale run's: this run would read them as its own and delete them.
-  if (keys_exist_with_prefix(*link_, prefix))
+  if (keys_exist_with_prefix(link(), prefix))
     throw std::runtime_error("keys under " + prefix + " already exist on " + describe() +
                              ": refusing to share them with another run");
   return prefix;
 }
 
-bool RedisSession::kill_running_script() { return embedded() && semsim::kill_running_script(target_); }
+ScriptKill RedisSession::kill_running_script() { return semsim::kill_running_script(target_); }
 
 void RedisSession::clean(const std::string& prefix) {
   // A first Ctrl-C stopped the run (and may have closed the link); the cleanup goes on, on a new
   // link if need be, and only a further Ctrl-C stops it.
   const int tolerated = interrupt_count();
   try {
+    if (!link_) throw ConnectionLost("no link");  // a fault failed to replace it
     link_->tolerate_interrupts(tolerated);
     delete_keys_with_prefix(*link_, prefix);
   } catch (const LinkError&) {
+    // Through Sentinel, the primary may have changed meanwhile.
+    if (!sentinels_.empty()) target_ = primary_from_sentinels(sentinels_, master_, data_node_);
     open_link(tolerated);
     delete_keys_with_prefix(*link_, prefix);
   }

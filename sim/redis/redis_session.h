@@ -27,7 +27,8 @@ class RedisSession final : public ServerControl {
   // or a fault changed it (a failover). Throws as the constructor does.
   void use_setup(const ServerSetup& setup);
 
-  RedisLink& link() override { return *link_; }
+  // Connects again first if a fault that failed left no link (throws as the constructor does).
+  RedisLink& link() override;
   // Server faults (ServerControl): the embedded server only; a user's server throws
   // std::logic_error (runs refuse server faults there before they start).
   void restart() override;
@@ -51,11 +52,17 @@ class RedisSession final : public ServerControl {
   // sleeps rather than spins as it waits. Whether it took (never on a user's server).
   bool pin_server(std::optional<int> cpu);
 
+  // The safety net's expiry (key_safety_net.h) on this session's link, and on every link it opens
+  // after a fault; a null deadline turns it off.
+  void give_keys_expiry(std::string prefix, std::shared_ptr<const std::atomic<std::int64_t>> deadline);
+
   // A fresh prefix "semsim:<run-id>:" for one run.
   std::string new_prefix();
-  // After a command timeout: on the embedded server, kills a script that never returns so that
-  // the server answers again (a user's server is left alone). Whether one was killed.
-  bool kill_running_script();
+  // After a command timeout: SCRIPT KILL, so that a script of the run that never returns does not
+  // leave the server busy for ever (on a user's server too: the run's script is what keeps it busy).
+  ScriptKill kill_running_script();
+  // The server the run's link is connected to now.
+  const RedisTarget& target() const { return target_; }
   // Deletes the keys of a prefix (SCAN + UNLINK), reconnecting if the link broke.
   void clean(const std::string& prefix);
 
@@ -71,6 +78,8 @@ class RedisSession final : public ServerControl {
   std::vector<RedisTarget> sentinels_;  // where to ask for the primary; empty: target_ is it
   std::string master_;
   RedisTarget data_node_;  // credentials and database for the primary the sentinels name
+  std::string expiry_prefix_;
+  std::shared_ptr<const std::atomic<std::int64_t>> expiry_deadline_;
   void connect();  // a fault left the topology other than its setup says
   // link_ anew to target_, sleeping or spinning as pinned_ says.
   void open_link(int tolerated_interrupts);

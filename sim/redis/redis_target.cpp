@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "reports/history/text_format.h"
+
 namespace semsim {
 namespace {
 
@@ -79,6 +81,15 @@ std::string RedisTarget::describe() const {
   out += host.find(':') != std::string::npos ? "[" + host + "]" : host;
   out += ":" + std::to_string(port);
   if (db != 0) out += "/" + std::to_string(db);
+  return out;
+}
+
+std::string RedisTarget::redis_cli() const {
+  std::string out = password ? "REDISCLI_AUTH=\"$SEMSIM_REDIS_PASSWORD\" redis-cli" : "redis-cli";
+  if (!unix_path.empty()) out += " -s " + shell_quote(unix_path);
+  else out += " -h " + shell_quote(host) + " -p " + std::to_string(port);
+  if (db != 0) out += " -n " + std::to_string(db);
+  if (!user.empty()) out += " --user " + shell_quote(user);
   return out;
 }
 

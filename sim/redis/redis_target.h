@@ -15,6 +15,9 @@ struct RedisTarget {
   std::optional<std::string> password;  // from SEMSIM_REDIS_PASSWORD, never the command line
 
   std::string describe() const;  // for messages and run.ini; never shows the password
+  // A redis-cli command line for this server, shell-quoted (-s PATH or -h HOST -p PORT, -n DB,
+  // --user USER; the password from SEMSIM_REDIS_PASSWORD through REDISCLI_AUTH), to paste.
+  std::string redis_cli() const;
 };
 
 // Parses redis://[user@]host[:port][/db] or unix:///path. Throws std::invalid_argument with a

@@ -10,7 +10,7 @@ namespace semsim {
 
 // SENTINEL GET-MASTER-ADDR-BY-NAME on each sentinel in turn; throws LinkError naming every
 // sentinel tried when none answers with an address. The result keeps `data_node`'s credentials
-// and database (the sentinels' own connections use none).
+// and database (the sentinels' own connections use theirs: SEMSIM_SENTINEL_PASSWORD).
 RedisTarget primary_from_sentinels(const std::vector<RedisTarget>& sentinels, const std::string& master,
                                    const RedisTarget& data_node = {});
 

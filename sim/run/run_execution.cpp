@@ -15,6 +15,7 @@
 #include "reports/outputs/analysis.h"
 #include "reports/outputs/charts.h"
 #include "reports/outputs/timeline.h"
+#include "sim/redis/key_safety_net.h"
 #include "sim/redis/memory_fill.h"
 #include "sim/redis/shared_core.h"
 #include "sim/run/version.h"
@@ -33,9 +34,52 @@ void clean_or_say_what_is_left(RedisSession& redis, const std::string& prefix) {
   try {
     redis.clean(prefix);
   } catch (const std::exception& e) {
+    const std::string cli = redis.target().redis_cli();
     std::cerr << "semsim: could not delete this run's keys under " << prefix << " (" << e.what() << "); they are left on "
-              << redis.describe() << ": redis-cli --scan --pattern '" << prefix << "*' | xargs redis-cli unlink\n";
+              << redis.describe() << ". To delete them:\n  " << cli << " --scan --pattern " << shell_quote(prefix + "*")
+              << " | xargs -r -d '\\n' " << cli << " unlink\n";
   }
+}
+
+// A table file the run read, written to `copy` as the bytes it parsed, unless `copy` is that
+// very file.
+void keep_input(const std::string& source, const std::string& bytes, const fs::path& copy) {
+  std::error_code ec;
+  if (fs::equivalent(source, copy, ec)) return;
+  write_output_file(copy.string(), bytes);
+}
+
+// run.ini: every option, so that `semsim scenario run.ini` replays the run. The clients and
+// actions files it names are copies of what the run read (clients.csv, actions.csv beside it,
+// named relative to it): the originals may change or vanish after the run.
+// `bytes`: null when the inputs were given rather than read (the files are then named as they are).
+void write_run_ini_with_inputs(const RunOptions& options, const InputBytes* bytes, const std::string& redis,
+                               const std::string& prefix) {
+  const fs::path out(options.out);
+  std::ostringstream notes;
+  const auto copied = [&](const std::string& source, const std::string& read, const char* key, const char* name) {
+    if (source.empty() || !bytes) return false;
+    keep_input(source, read, out / name);
+    notes << "# " << key << ": a copy of " << fs::absolute(source).string() << " as the run read it\n";
+    return true;
+  };
+  const bool clients = copied(options.clients_file, bytes ? bytes->clients : "", "clients-file", "clients.csv");
+  const bool actions = copied(options.actions_file, bytes ? bytes->actions : "", "actions-file", "actions.csv");
+  std::ostringstream options_text;
+  write_run_ini(options_text, options);
+  const std::string path = (out / "run.ini").string();
+  std::ostringstream ini;
+  ini << "# semsim " << version() << " against " << redis << "\n"
+      << "# keys under " << prefix << " (deleted at the end of the run)\n"
+      << "# replay: semsim scenario " << shell_quote(path) << "\n"
+      << notes.str();
+  std::istringstream lines(options_text.str());
+  for (std::string line; std::getline(lines, line);) {
+    if (clients && line.starts_with("clients-file = ")) line = "clients-file = clients.csv";
+    if (actions && line.starts_with("actions-file = ")) line = "actions-file = actions.csv";
+    ini << line << "\n";
+  }
+  write_output_file(path, ini.str());
 }
 
 // A fixed skew is one offset for every client: clocks that agree with each other cannot take a
@@ -70,6 +114,18 @@ std::string same_clock_warning(const RunOptions& options, const RunInputs& input
 
 namespace {
 
+// After --command-timeout: what SCRIPT KILL did, on stderr whatever the command prints otherwise.
+void say_script_kill(const RedisSession& redis, const ScriptKill& kill) {
+  std::cerr << "semsim: sent SCRIPT KILL to " << redis.describe() << " after --command-timeout: ";
+  if (kill.killed) std::cerr << "a script still running there was killed\n";
+  else if (kill.answer.starts_with("NOTBUSY")) std::cerr << "no script was running (the server was slow, not busy)\n";
+  else if (kill.answer.starts_with("UNKILLABLE"))
+    std::cerr << "the script has already written, and Redis cannot kill it (" << kill.answer
+              << "): the server stays busy until it ends" << (redis.embedded() ? "" : " or its owner restarts it")
+              << "\n";
+  else std::cerr << "it failed (" << kill.answer << ")\n";
+}
+
 // One run; the inputs as given, or else read from the files the options name.
 RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSession& redis, std::ostream& log,
               RunFiles files) {
@@ -80,6 +136,16 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   if (options.mode == TimeMode::virtual_time && (redis.home_core() || !wide_enough_for_two_cores(options)))
     core.emplace(redis);
   const std::string prefix = redis.new_prefix();
+  // On a user's server, keys a killed run leaves behind expire on their own (key_safety_net.h).
+  std::optional<KeySafetyNet> net;
+  if (!redis.embedded())
+    net.emplace(redis.target(), prefix, std::chrono::duration_cast<std::chrono::milliseconds>(options.duration));
+  // The run's link gives the net's expiry; off again when the run is over, whichever way.
+  struct Expiry {
+    RedisSession& redis;
+    ~Expiry() { redis.give_keys_expiry({}, nullptr); }
+  } expiry{redis};
+  if (net) redis.give_keys_expiry(prefix, net->deadline());
   SemaphoreConfig config;
   config.name = prefix + "sem";
   config.limit = options.limit;
@@ -88,10 +154,15 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   config.lock_acquire_timeout = options.lock_acquire_timeout;
   std::unique_ptr<Semaphore> semaphore = make_semaphore(options.variant, config);
   // The input files first: bad input stops the run before any output exists.
-  RunInputs inputs = given ? std::move(*given) : read_run_inputs(options);
+  InputBytes input_bytes;  // what was read, for run.ini's copies
+  RunInputs inputs = given ? std::move(*given) : read_run_inputs(options, &input_bytes);
 
   log << "semsim " << version() << ": " << run_detail(options) << "\n"
-      << "redis: " << redis.describe() << ", keys under " << prefix << "\n";
+      << "redis: " << redis.describe() << ", keys under " << prefix
+      << (net ? " (each expires " + std::to_string(KeySafetyNet::kMargin.count()) +
+                    " min after the run's expected end if semsim dies before it deletes them)"
+              : std::string())
+      << "\n";
   if (const std::string warning = same_clock_warning(options, inputs); !warning.empty()) log << warning << "\n";
   if (options.fill_memory)
     log << "filled Redis to its memory limit with " << fill_memory(redis.link(), prefix, options.server.maxmemory)
@@ -105,7 +176,10 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   });
   simulation.set_redis_clock(redis.clock());
   simulation.set_server_control(&redis, redis.embedded());
-  simulation.set_key_prefix(prefix);
+  // In the run row where keys can outlive the run and the history is not the same bytes for a seed
+  // anyway (paced, on a user's server); a random prefix would break that promise in virtual time.
+  simulation.set_key_prefix(prefix, /*in_run_row=*/!redis.embedded() && options.mode == TimeMode::paced);
+  simulation.check_inputs();  // before any output: bad input leaves none
   if (!redis.clock() && options.mode == TimeMode::virtual_time &&
       (variant_info(options.variant).clock == ClockBasis::redis_ttl || options.server_skew.count() != 0 ||
        options.server_drift_ppm != 0))
@@ -117,16 +191,12 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
            "every acquire waits for one in vain and is refused\n";
   if (files.history || files.summary) fs::create_directories(options.out);
   if (files.history) {
-    std::ofstream ini(fs::path(options.out) / "run.ini");
-    ini << "# semsim " << version() << " against " << redis.describe() << "\n"
-        << "# replay: semsim scenario " << (fs::path(options.out) / "run.ini").string() << "\n";
-    write_run_ini(ini, options);
-    check_written(ini, (fs::path(options.out) / "run.ini").string());
+    write_run_ini_with_inputs(options, given ? nullptr : &input_bytes, redis.describe(), prefix);
     // Paced runs write every row at once: a few thousand rows a second cost nothing, and a run
     // killed outright (no unwinding) still leaves all it did. Virtual runs buffer for speed.
     const std::size_t flush_rows = options.mode == TimeMode::paced ? 1 : 1024;
     history = std::make_unique<HistoryWriter>((fs::path(options.out) / "history.csv").string(), flush_rows);
-    log << "replay: semsim scenario " << (fs::path(options.out) / "run.ini").string() << "\n";
+    log << "replay: semsim scenario " << shell_quote((fs::path(options.out) / "run.ini").string()) << "\n";
   }
 
   RunOutput output;
@@ -136,13 +206,16 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
     clean_or_say_what_is_left(redis, prefix);
     throw;
   }
-  if (output.result.timed_out && redis.kill_running_script())
-    std::cerr << "semsim: killed a script still running on the embedded server (SCRIPT KILL) after --command-timeout\n";
+  if (output.result.timed_out) say_script_kill(redis, redis.kill_running_script());
   if (history) history->close();
   // Paced mode promises Redis's clock and the simulated one agree; say so when they drifted apart.
   if (options.mode == TimeMode::paced && output.result.max_lag > Micros(10'000))
     log << "warning: paced mode fell behind the wall clock by up to " << output.result.max_lag.count() / 1000
         << " ms (too much load for real time): Redis-side expiry happened that much early in true time\n";
+  if (net)
+    if (const std::string why = net->stop(); !why.empty())
+      log << "warning: the safety net that gives this run's keys an expiry could not run (" << why
+          << "): had semsim been killed, its keys would have stayed\n";
   clean_or_say_what_is_left(redis, prefix);
   core.reset();  // the outputs (and gnuplot) go wherever the scheduler likes
   output.summary = checker.finish(RunStats{static_cast<std::int64_t>(output.result.commands), output.result.wall_s,

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <thread>
 
+#include "sim/core/interrupt.h"
 #include "sim/core/wall_clock.h"
 #include "sim/redis/redis_session.h"
 #include "sim/redis/shared_core.h"
@@ -50,7 +51,9 @@ SweepOutputs run_all(const std::vector<RunOptions>& runs, int jobs, const std::s
         on_done(i, output, done, left);
         outputs[i] = std::move(output);
       } catch (...) {
-        failures[i] = std::current_exception();
+        // A signal that stopped a run before it started (the embedded server's start, the
+        // variant's preparation) is a stop, not a failure: the sweep keeps what finished.
+        if (!interrupt_signal()) failures[i] = std::current_exception();
         stop = true;
       }
     }

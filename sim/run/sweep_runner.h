@@ -27,7 +27,8 @@ struct SweepOutputs {
 
 // Runs every one of `runs` (their `out` folders must differ). After a run that did not complete
 // (interrupted, Redis failed) no further run starts: those are nullopt. An exception from a run
-// (bad input, setup) also stops the sweep and is rethrown here, the earliest run's first.
+// (bad input, setup) also stops the sweep and is rethrown here, the earliest run's first, unless
+// a signal came (then the run is nullopt too).
 SweepOutputs run_all(const std::vector<RunOptions>& runs, int jobs, const std::string& redis_url, const RunDone& on_done);
 
 // The default for --jobs: the number of cores (1 if unknown).

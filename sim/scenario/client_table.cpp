@@ -1,6 +1,10 @@
 #include "sim/scenario/client_table.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include <libfccp/csv.h>
 
 namespace semsim {
@@ -54,10 +58,10 @@ void read_csv(const std::string& path, Body body) {
 
 }  // namespace
 
-std::map<int, ClientSpec> read_clients_file(const std::string& path, int clients) {
+std::map<int, ClientSpec> read_clients_table(const std::string& path, std::string_view bytes, int clients) {
   std::map<int, ClientSpec> table;
   read_csv(path, [&] {
-    Reader in(path);
+    Reader in(path, bytes.data(), bytes.data() + bytes.size());
     in.read_header(io::ignore_missing_column, "client", "skew", "drift_ppm", "delay_out", "delay_in");
     if (!in.has_column("client")) fail(path, 1, "client", "the header has no 'client' column");
     std::string client, skew, drift, out, in_delay;
@@ -81,12 +85,12 @@ std::map<int, ClientSpec> read_clients_file(const std::string& path, int clients
   return table;
 }
 
-std::vector<ScriptedAction> read_actions_file(const std::string& path, int clients) {
+std::vector<ScriptedAction> read_actions_table(const std::string& path, std::string_view bytes, int clients) {
   std::vector<ScriptedAction> actions;
   read_csv(path, [&] {
     io::CSVReader<4, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
                   io::single_and_empty_line_comment<'#'>>
-        in(path);
+        in(path, bytes.data(), bytes.data() + bytes.size());
     in.read_header(io::ignore_missing_column, "at", "client", "action", "arg");
     std::string at, client, action, arg;
     while (in.read_row(at, client, action, arg)) {
@@ -122,10 +126,35 @@ std::vector<ScriptedAction> read_actions_file(const std::string& path, int clien
   return actions;
 }
 
-RunInputs read_run_inputs(const RunOptions& options) {
+std::string read_table_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in || std::filesystem::is_directory(path)) throw InputError(path + ": cannot open the file");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) throw InputError(path + ": cannot read the file");
+  return std::move(bytes).str();
+}
+
+std::map<int, ClientSpec> read_clients_file(const std::string& path, int clients) {
+  return read_clients_table(path, read_table_bytes(path), clients);
+}
+
+std::vector<ScriptedAction> read_actions_file(const std::string& path, int clients) {
+  return read_actions_table(path, read_table_bytes(path), clients);
+}
+
+RunInputs read_run_inputs(const RunOptions& options, InputBytes* bytes) {
   RunInputs inputs;
-  if (!options.clients_file.empty()) inputs.clients = read_clients_file(options.clients_file, options.clients);
-  if (!options.actions_file.empty()) inputs.actions = read_actions_file(options.actions_file, options.clients);
+  InputBytes read;
+  if (!options.clients_file.empty()) {
+    read.clients = read_table_bytes(options.clients_file);
+    inputs.clients = read_clients_table(options.clients_file, read.clients, options.clients);
+  }
+  if (!options.actions_file.empty()) {
+    read.actions = read_table_bytes(options.actions_file);
+    inputs.actions = read_actions_table(options.actions_file, read.actions, options.clients);
+  }
+  if (bytes) *bytes = std::move(read);
   return inputs;
 }
 

@@ -311,7 +311,7 @@ const std::vector<RunOption>& run_option_table() {
     // Never written, as --redis: which Redis a replay runs against is the replaying command's to say.
     {.name = "sentinel",
      .help = "host:port,...: find the primary of your Redis through these sentinels (with --master; instead of "
-             "--redis)",
+             "--redis); their password from SEMSIM_SENTINEL_PASSWORD",
      .value = RunOption::Value::without_default},
     {.name = "master",
      .help = "the master name the sentinels watch (with --sentinel)",

@@ -7,17 +7,18 @@
 #include <iomanip>
 #include <iostream>
 #include <deque>
-#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
-#include <set>
 #include <sstream>
 
 #include <rapidcheck.h>
 
+#include "reports/checks/leases.h"
 #include "reports/history/history_reader.h"
 #include "reports/history/output_file.h"
+#include "reports/history/text_format.h"
+#include "sim/core/interrupt.h"
 #include "sim/core/wall_clock.h"
 #include "sim/run/run_execution.h"
 #include "sim/scenario/run_options_io.h"
@@ -43,67 +44,25 @@ std::string_view to_string(Violation v) {
 }
 
 std::int64_t count_broken_promises(const std::string& history_path, std::int64_t timeout_us) {
-  struct Lease {
-    std::int64_t promised_until_us = 0;
-    bool release_invoked = false, failed = false;
-  };
-  std::map<std::string, Lease> leases;
-  // Outstanding acquire invokes per client (several may overlap in a script). A completion takes
-  // the earliest: that can only make a promise shorter, never invent one.
-  std::map<int, std::multiset<std::int64_t>> acquiring;
-  std::map<std::string, std::multiset<std::int64_t>> refreshing;
-  const auto take_earliest = [](std::multiset<std::int64_t>& s, std::int64_t fallback) {
-    if (s.empty()) return fallback;
-    const std::int64_t t = *s.begin();
-    s.erase(s.begin());
-    return t;
-  };
-  std::int64_t broken = 0;
+  LeaseTracker leases;
+  leases.set_timeout_us(timeout_us);
   HistoryReader reader(history_path);
   Event e;
   while (reader.next(e)) {
-    if (e.op == Op::acquire) {
-      if (e.phase == Phase::invoke) {
-        acquiring[e.client].insert(e.true_us);
-        continue;
-      }
-      const std::int64_t invoked = take_earliest(acquiring[e.client], e.true_us);
-      if (e.phase == Phase::ok) leases[e.identifier].promised_until_us = invoked + timeout_us;
-    } else if (e.op == Op::refresh) {
-      if (e.phase == Phase::invoke) {
-        refreshing[e.identifier].insert(e.true_us);
-        continue;
-      }
-      const std::int64_t invoked = take_earliest(refreshing[e.identifier], e.true_us);
-      Lease& l = leases[e.identifier];
-      if (e.phase == Phase::ok) l.promised_until_us = std::max(l.promised_until_us, invoked + timeout_us);
-      // A refresh that lost to the client's own release is no broken promise.
-      if (e.phase == Phase::fail && !l.release_invoked && !l.failed) {
-        l.failed = true;
-        if (e.true_us < l.promised_until_us) ++broken;
-      }
-    } else if (e.op == Op::release) {
-      Lease& l = leases[e.identifier];
-      if (e.phase == Phase::invoke) l.release_invoked = true;
-      // The server ran the release no later than its reply came back: if that is before the
-      // promised end, the permit vanished while the promise stood.
-      if (e.phase == Phase::fail && !l.failed) {
-        l.failed = true;
-        if (e.true_us < l.promised_until_us) ++broken;
-      }
-    }
+    if (e.op == Op::crash) leases.crashed(e.client);
+    else leases.add(e);
   }
-  return broken;
+  return leases.broken();
 }
 
 CaseOutcome run_case(const GenCase& c, const SearchSettings& s, RedisSession& redis, const std::string& dir) {
   const Properties props = properties_for(s.variant);
   CaseRun run_of_case = case_run(c, s.variant, s.lock_timeout_us, dir);
   std::ostringstream log;
-  // The history is only written when a property reads it: most cases need the summary alone,
-  // and nothing else of a case touches the disk.
+  // Nothing of a case touches the disk: every property reads the summary (lease honesty too:
+  // broken_leases).
   const RunOutput run = execute_run(run_of_case.options, std::move(run_of_case.inputs), redis, log,
-                                    RunFiles{.history = props.lease_honesty, .summary = false});
+                                    RunFiles{.history = false, .summary = false});
   if (!run.result.completed) throw std::runtime_error("a run stopped early: " + run.result.stop_reason);
 
   CaseOutcome out;
@@ -116,13 +75,11 @@ CaseOutcome run_case(const GenCase& c, const SearchSettings& s, RedisSession& re
   } else if (props.liveness && sum.liveness_gaps > 0) {
     out.violation = Violation::liveness;
     out.detail = "liveness_gaps=" + std::to_string(sum.liveness_gaps) + " (longest no-grant " +
-                 std::to_string(sum.longest_no_grant_us / 1000) + " ms, bound " + std::to_string(sum.liveness_bound_ms) + " ms)";
-  } else if (props.lease_honesty) {
-    out.broken_promises = count_broken_promises((fs::path(dir) / "history.csv").string(), c.timeout_us);
-    if (out.broken_promises > 0) {
-      out.violation = Violation::lease_honesty;
-      out.detail = std::to_string(out.broken_promises) + " ok'd leases gone before invoke + timeout";
-    }
+                 std::to_string(sum.longest_no_grant_us / 1000) + " ms, bound " + std::to_string(sum.liveness_bound_us / 1000) + " ms)";
+  } else if (props.lease_honesty && sum.broken_leases > 0) {
+    out.broken_promises = sum.broken_leases;
+    out.violation = Violation::lease_honesty;
+    out.detail = "broken_leases=" + std::to_string(out.broken_promises) + " (ok'd leases gone before invoke + timeout)";
   }
   return out;
 }
@@ -133,8 +90,10 @@ std::string expectation_for(Violation v) {
   switch (v) {
     case Violation::safety: return "over_admission_max = 0";
     case Violation::liveness: return "liveness_gaps_max = 0";
-    default: return "";  // lease honesty has no summary column: the history shows it
+    case Violation::lease_honesty: return "broken_leases_max = 0";
+    case Violation::none: break;
   }
+  throw std::logic_error("a counterexample without a violation");
 }
 
 // Writes <out>/counterexample.ini next to clients.csv / actions.csv (paths relative to it, so the
@@ -151,16 +110,15 @@ std::string write_counterexample(const SearchSettings& s, const SearchReport& r)
       << "#   at case " << r.first_failure_case << " (" << describe(r.first) << ")\n"
       << "#   shrunk in " << r.shrink_steps << " steps to: " << describe(r.minimal) << "\n"
       << "# preconditions: " << preconditions_verdict(r.minimal, s.variant, s.lock_timeout_us) << "\n"
-      << "# replay: semsim scenario " << path << "\n";
+      << "# replay: semsim scenario " << shell_quote(path) << "\n";
   std::istringstream lines(ini.str());
   for (std::string line; std::getline(lines, line);) {
     if (line.starts_with("clients-file = ")) line = "clients-file = clients.csv";
     if (line.starts_with("actions-file = ")) line = "actions-file = actions.csv";
     out << line << "\n";
   }
-  out << "\n[expect]\n";
-  if (const std::string e = expectation_for(r.violation); !e.empty()) out << e << "\n";
-  else out << "# " << to_string(r.violation) << ": see history.csv (no summary column states it)\n";
+  // The property that broke, as an expectation that the replay fails again.
+  out << "\n[expect]\n" << expectation_for(r.violation) << "\n";
   check_written(out, path);
   return path;
 }
@@ -202,7 +160,19 @@ class Search {
     if (first && report_.error.empty()) shrink(*first);
     report_.seconds = watch_.seconds();
     if (s_.progress) std::cerr << "\r\033[K" << std::flush;
+    if (!report_.error.empty() && interrupt_signal()) {
+      // Ctrl-C: what was searched so far is the answer, and the case folders hold nothing to keep.
+      report_.error = report_.first_failure_case == 0
+                          ? "interrupted after " + std::to_string(report_.cases_run) + " cases, no violation so far"
+                          : "interrupted while shrinking the " + std::string(to_string(report_.violation)) +
+                                " violation of case #" + std::to_string(report_.first_failure_case) +
+                                ": no counterexample written";
+      for (std::size_t job = 0; job < redis_.size(); ++job) fs::remove_all(scratch(job));
+    }
     if (!report_.error.empty()) return report_;  // the case folders stay, to look at
+    // No violation in cases that never exercised the variant is no pass (exercise.h).
+    if (!first && !report_.exercise.exercised())
+      report_.not_exercised = report_.exercise.why_not(std::to_string(report_.cases_run) + " cases");
     if (first) confirm_and_write();
     for (std::size_t job = 0; job < redis_.size(); ++job) fs::remove_all(scratch(job));
     if (first) report_.replay_failed = replay_fails(report_.counterexample, s_.out, *redis_.front());
@@ -256,7 +226,7 @@ class Search {
 
   // Runs the cases that `next` gives (nullopt: no more), up to four per server ahead of the one
   // being judged, and judges them in order. Returns the first whose outcome `fails` accepts, or
-  // nothing (also on an error, in report_.error). `counted` is called for each case judged.
+  // nothing (also on an error, in report_.error). `counted` is called with each outcome judged.
   template <typename Next, typename Fails, typename Counted>
   std::optional<Slot> first_failing(Next next, Fails fails, Counted counted) {
     std::deque<std::unique_ptr<Slot>> window;
@@ -285,7 +255,7 @@ class Search {
         report_.error = head.error;
         return std::nullopt;
       }
-      counted();
+      counted(head.outcome);
       progress(false);
       if (fails(head.outcome)) return std::move(head);
       window.pop_front();
@@ -325,7 +295,11 @@ class Search {
       return std::nullopt;
     };
     std::optional<Slot> failing = first_failing(
-        next, [](const CaseOutcome& o) { return o.violation != Violation::none; }, [&] { ++report_.cases_run; });
+        next, [](const CaseOutcome& o) { return o.violation != Violation::none; },
+        [&](const CaseOutcome& o) {
+          ++report_.cases_run;
+          report_.exercise.add(o.summary);
+        });
     if (!failing) {
       // All of this shard's cases judged, or those up to where an error or the discards stopped it.
       report_.judged_through = !report_.error.empty() ? (report_.cases_run ? numbers[static_cast<std::size_t>(report_.cases_run - 1)] : 0)
@@ -356,7 +330,7 @@ class Search {
         if (rc::Maybe<rc::Shrinkable<GenCase>> s = shrinks.next()) return std::move(*s);
         return std::nullopt;
       };
-      std::optional<Slot> smaller = first_failing(next, same, [&] { ++report_.shrink_tries; });
+      std::optional<Slot> smaller = first_failing(next, same, [&](const CaseOutcome&) { ++report_.shrink_tries; });
       if (!smaller) return;
       ++report_.shrink_steps;
       current = smaller->shrinkable;

@@ -9,8 +9,10 @@
 //                 says the seeds promise it and virtual time can keep the promise.
 //   lease honesty a client told "ok" by an acquire or refresh invoked at true time t really holds
 //                 the permit until t + timeout: no release or refresh of that identifier fails
-//                 (server says "gone") before then. From the history; asserted where leases are in
-//                 true (server) time; client-clock variants promise no true-time lease.
+//                 (server says "gone") before then (summary.broken_leases == 0). Asserted where
+//                 leases are in true (server) time; client-clock variants promise no true-time lease.
+// A search whose cases never exercised the variant (reports/checks/exercise.h) found nothing and
+// proves nothing: it says so (SearchReport::not_exercised), and `semsim check` exits 2.
 // Which properties hold for which variant: algorithms/registry.h.
 #pragma once
 
@@ -19,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/checks/exercise.h"
 #include "reports/checks/summary.h"
 #include "sim/redis/redis_session.h"
 #include "sim/run/shard.h"
@@ -65,8 +68,9 @@ struct CaseOutcome {
 // std::runtime_error if the run stopped early (Redis gone, interrupted).
 CaseOutcome run_case(const GenCase& c, const SearchSettings& s, RedisSession& redis, const std::string& dir);
 
-// Lease honesty over a history file: acquire/refresh oks whose lease a later release/refresh fail
-// shows was gone before invoke + timeout.
+// Lease honesty over a history file (reports/checks/leases.h, with this timeout): acquire/refresh
+// oks whose lease a later release/refresh fail shows was gone before invoke + timeout. A run's
+// summary has the same count as broken_leases, with the run row's timeout.
 std::int64_t count_broken_promises(const std::string& history_path, std::int64_t timeout_us);
 
 struct SearchReport {
@@ -86,6 +90,10 @@ struct SearchReport {
   std::string counterexample;   // path of the written scenario file
   bool replay_failed = false;   // replaying that file failed its expectations again
   std::string error;            // a run that could not be judged: exit 2
+  // What the cases judged up to the first failure (all of them when none failed) exercised.
+  Exercise exercise;
+  // No violation, but the cases never exercised the variant (exercise.h): why, and exit 2.
+  std::string not_exercised;
 };
 
 // Runs the search; on a violation writes <out>/counterexample.ini (+ clients.csv, actions.csv)

@@ -23,6 +23,17 @@ std::string violation_name(Violation v) {
   }
 }
 
+std::int64_t count(const Manifest& m, const char* key) {
+  const std::string& text = m.get("exercise", key);
+  try {
+    std::size_t used = 0;
+    const long long v = std::stoll(text, &used);
+    if (used == text.size() && v >= 0) return v;
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument(m.file() + ": exercise." + key + " = " + text + ": not a count");
+}
+
 int whole(const Manifest& m, const char* section, const char* key) {
   const std::string& text = m.get(section, key);
   try {
@@ -56,6 +67,14 @@ Manifest search_manifest(const SearchSettings& s, const SearchReport& r, const s
   m.add("covered", "cases_run", std::to_string(r.cases_run));
   m.add("covered", "discarded", std::to_string(r.discarded));
   m.add("covered", "seconds", std::to_string(r.seconds));
+  // What those cases exercised (exercise.h): the merge applies the rule to the sums.
+  m.add("exercise", "acquires", std::to_string(r.exercise.acquires));
+  m.add("exercise", "granted", std::to_string(r.exercise.granted));
+  m.add("exercise", "rejected", std::to_string(r.exercise.rejected));
+  m.add("exercise", "acquire_unknown", std::to_string(r.exercise.acquire_unknown));
+  m.add("exercise", "operations", std::to_string(r.exercise.operations));
+  m.add("exercise", "unknown", std::to_string(r.exercise.unknown));
+  m.add("exercise", "first_unknown", r.exercise.first_unknown);
   m.add("result", "status", !r.error.empty() ? "error" : r.found ? "violation" : "none");
   if (!r.error.empty()) m.add("result", "error", r.error);
   if (r.found) {
@@ -108,6 +127,14 @@ SearchMerge merge_search_shards(const ShardSet& set) {
       throw std::invalid_argument(s.file() + ": covered.judged_through = " + std::to_string(c.judged_through) +
                                   " does not fit its result");
     m.cases_run += whole(s, "covered", "cases_run");
+    Exercise& e = m.exercise;
+    e.acquires += count(s, "acquires");
+    e.granted += count(s, "granted");
+    e.rejected += count(s, "rejected");
+    e.acquire_unknown += count(s, "acquire_unknown");
+    e.operations += count(s, "operations");
+    e.unknown += count(s, "unknown");
+    if (e.first_unknown.empty()) e.first_unknown = s.get("exercise", "first_unknown");
     coverage[i] = c;
   }
   m.coverage = search_coverage(m.cases, coverage);

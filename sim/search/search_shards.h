@@ -58,6 +58,7 @@ struct SearchMerge {
   const ShardDir* winner = nullptr;  // the shard that found F
   long long cases_run = 0;           // by all shards together (each up to its own first failure)
   std::string reproduce;             // the unsharded command
+  Exercise exercise;                 // what the shards' cases exercised, summed (exercise.h)
 };
 // Throws std::invalid_argument naming the manifest at fault.
 SearchMerge merge_search_shards(const ShardSet& set);

@@ -249,6 +249,23 @@ TEST_F(SeedClaims, PlantedWeights11AdmitsEveryNewcomer) {
   EXPECT_GT(integer_of(first), 1'000'000);
 }
 
+// The instant `basic` reclaims a holder's permit: ZREMRANGEBYSCORE -inf (now - timeout) drops an
+// entry whose timestamp is at most now - timeout. 1 us before that the holder keeps it; at that
+// instant it is reclaimed (scenarios/basic-reclaim-exact.ini stages the same on a run).
+TEST_F(SeedClaims, BasicReclaimsAPermitExactlyOneTimeoutAfterItsTimestamp) {
+  for (const std::string variant : {"basic", "basic-pipeline"}) {
+    const Micros timeout{100'000};
+    auto semaphore = make(variant, 1, timeout, variant);
+    auto holder = client("holder"), early = client("early"), on_time = client("on-time");
+    const Micros start = time_.true_now;
+    ASSERT_TRUE(run(semaphore->acquire(*holder))) << variant;
+    time_.true_now = start + timeout - Micros{1};
+    EXPECT_FALSE(run(semaphore->acquire(*early))) << variant << ": reclaimed 1 us early";
+    time_.true_now = start + timeout;
+    EXPECT_TRUE(run(semaphore->acquire(*on_time))) << variant << ": not reclaimed at the timeout";
+  }
+}
+
 TEST_F(SeedClaims, PlantedNoCleanupNeverReclaimsACrashedHolder) {
   const Micros timeout{1'000'000};
   auto bad = make("basic-no-cleanup", 1, timeout);

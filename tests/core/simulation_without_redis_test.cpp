@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -161,6 +162,74 @@ TEST(SimulationWithoutRedis, DrawingMoreIdentifiersChangesNoWorkload) {
   const Outcome one = run_once(7, 1), three = run_once(7, 3);
   EXPECT_EQ(one.rows, three.rows);
   EXPECT_NE(one.identifiers, three.identifiers);
+}
+
+// Redis's clock as server_jump rows move it, against what it can be set to (the clock library:
+// 1970..2262 in nanoseconds; here a small range, so that a few rows reach its edges). A jump that
+// takes it outside, at the jump or by the next one (or the run's end), is refused before the run,
+// naming the actions file, line and field.
+ScriptedAction server_jump(std::int64_t at_us, std::int64_t by_us, int line) {
+  ScriptedAction a;
+  a.at = kRunStart + Micros(at_us);
+  a.kind = ScriptedAction::Kind::server_jump;
+  a.arg = Micros(by_us);
+  a.line = line;
+  return a;
+}
+
+TEST(ServerClockRange, AJumpThatLeavesWhatTheClockCanShowIsRefusedNamingItsRow) {
+  RunOptions o;
+  o.duration = Micros(1'000);
+  o.actions_file = "actions.csv";
+  const ServerClock::Range range{Micros(-500), Micros(5'000)};
+  const auto error = [&](std::vector<ScriptedAction> actions) -> std::string {
+    try {
+      check_server_clock_range(o, actions, range);
+      return "";
+    } catch (const InputError& e) {
+      return e.what();
+    }
+  };
+  EXPECT_EQ(error({server_jump(100, -400, 2), server_jump(200, 3'000, 3)}), "");
+  // Before the range's start: at 100 us the clock reads 100 - 700.
+  EXPECT_TRUE(error({server_jump(100, -700, 2)}).starts_with("actions.csv:2: field 'arg': server_jump -700us at 100us"));
+  // Past its end, by the end of the run: 4'200 + 1'000 us of true time later reads 5'200.
+  EXPECT_TRUE(error({server_jump(0, 1'000, 2), server_jump(10, 3'200, 3)}).starts_with("actions.csv:3:"));
+  // Many rows whose sum leaves 64 bits are summed without overflow (and refused).
+  std::vector<ScriptedAction> many;
+  for (int i = 0; i < 30; ++i) many.push_back(server_jump(i, std::numeric_limits<std::int64_t>::max() / 4, i + 2));
+  EXPECT_TRUE(error(many).starts_with("actions.csv:2:"));
+  // A jump after the run's end changes nothing the run reads.
+  EXPECT_EQ(error({server_jump(2'000, 1'000'000, 2)}), "");
+}
+
+// The same check before a run starts, when the run has a Redis clock to move (virtual mode).
+class NarrowClock final : public ServerClock {
+ public:
+  void set(Micros) override {}
+  void release() override {}
+  Command in_band(Micros) const override { return {}; }
+  Range settable() const override { return {Micros(0), Micros(10'000)}; }
+};
+
+TEST(ServerClockRange, ARunRefusesItBeforeAnythingRuns) {
+  RunOptions o;
+  o.variant = "counter";
+  o.clients = 1;
+  o.limit = 1;
+  o.duration = Micros(100'000);
+  o.actions_file = "actions.csv";
+  CounterRedis redis;
+  CounterSemaphore semaphore(1, 1);
+  int events = 0;
+  RunInputs inputs;
+  inputs.actions.push_back(server_jump(50'000, -60'000, 7));
+  Simulation simulation(o, std::move(inputs), semaphore, redis, [&](const Event&) { ++events; });
+  NarrowClock clock;
+  simulation.set_redis_clock(&clock);
+  EXPECT_THROW(simulation.check_inputs(), InputError);
+  EXPECT_THROW(simulation.run(), InputError);
+  EXPECT_EQ(events, 0);
 }
 
 }  // namespace

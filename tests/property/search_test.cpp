@@ -151,10 +151,59 @@ TEST_F(Search, ServerClockJumpsBreakLuasLeases) {
   ASSERT_TRUE(r.error.empty()) << r.error;
   ASSERT_TRUE(r.found);
   EXPECT_TRUE(r.violation == Violation::safety || r.violation == Violation::lease_honesty) << to_string(r.violation);
-  // A lease-honesty violation has no summary column to expect, so only a safety one replays as failed.
-  if (r.violation == Violation::safety) {
-    EXPECT_TRUE(r.replay_failed);
-  }
+  // Whatever broke, the counterexample's [expect] says it, and its replay fails again.
+  EXPECT_TRUE(r.replay_failed);
+  std::ifstream ini(r.counterexample);
+  std::stringstream text;
+  text << ini.rdbuf();
+  EXPECT_NE(text.str().find(r.violation == Violation::safety ? "over_admission_max = 0" : "broken_leases_max = 0"),
+            std::string::npos)
+      << text.str();
+}
+
+// A lease-honesty counterexample (lua outside its preconditions, with server faults: a restart
+// without persistence forgets a granted permit) replays as a failure: its [expect] is
+// broken_leases_max = 0, not a comment that `semsim scenario` passes (issue 27).
+TEST_F(Search, ALeaseHonestyCounterexampleFailsAgainWhenReplayed) {
+  SearchSettings s;
+  s.variant = "lua";
+  s.cases = 150;
+  s.seed = 5;
+  s.preconditions = false;
+  s.server_faults = true;
+  s.server_jumps = true;
+  s.out = dir("lua-lease-honesty");
+  const SearchReport r = search(s, redis());
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.found);
+  ASSERT_EQ(Violation::lease_honesty, r.violation) << to_string(r.violation);
+  EXPECT_GT(r.minimal_outcome.summary.broken_leases, 0);
+  EXPECT_TRUE(r.replay_failed);
+}
+
+// A variant whose every acquire fails (a script that always errors) was never exercised: no
+// violation is found, and that is no pass: the report says why, quoting the script's error.
+TEST_F(Search, ASearchThatNeverExercisedTheVariantIsNoPass) {
+  const fs::path d = dir("never-exercised");
+  fs::create_directories(d);
+  std::ofstream(d / "boom.lua") << "return redis.error_reply('boom: this acquire always fails')\n";
+  std::ofstream(d / "always-fails.ini") << "acquire = boom.lua\nrelease.command = DEL {key}\n";
+  SearchSettings s;
+  s.variant = "script:" + (d / "always-fails.ini").string();
+  s.cases = 10;
+  s.seed = 1;
+  s.out = (d / "out").string();
+  const SearchReport r = search(s, redis());
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_FALSE(r.found);
+  EXPECT_EQ(r.exercise.granted, 0);
+  EXPECT_TRUE(r.not_exercised.starts_with("every acquire in 10 cases failed: ")) << r.not_exercised;
+  EXPECT_NE(r.not_exercised.find("boom: this acquire always fails"), std::string::npos) << r.not_exercised;
+  // lua is exercised by the same search.
+  s.variant = "lua";
+  const SearchReport lua = search(s, redis());
+  EXPECT_TRUE(lua.not_exercised.empty()) << lua.not_exercised;
+  EXPECT_GT(lua.exercise.granted, 0);
 }
 
 // Through the command line, as a user runs it: check exits 1 and `semsim scenario` on the file
@@ -169,6 +218,23 @@ TEST_F(Search, CommandLineExitCodesAndReplay) {
   EXPECT_EQ(1, run(bin + " check --variant basic --cases 200 --seed 5 --out " + out));
   EXPECT_EQ(1, run(bin + " scenario " + out + "/counterexample.ini --out " + out + "/replay"));
   EXPECT_EQ(0, run(bin + " check --variant lua --cases 30 --seed 5 --out " + dir("cli-lua")));
+  // A variant never exercised: no verdict, exit 2.
+  const fs::path never = dir("cli-never");
+  fs::create_directories(never);
+  std::ofstream(never / "boom.lua") << "return redis.error_reply('boom')\n";
+  std::ofstream(never / "v.ini") << "acquire = boom.lua\nrelease.command = DEL {key}\n";
+  EXPECT_EQ(2, run(bin + " check --variant script:" + (never / "v.ini").string() + " --cases 5 --out " +
+                   (never / "out").string()));
+  // Sharded, each shard says so, and so does the merge of the shards: no pass either.
+  for (const char* k : {"1/2", "2/2"})
+    EXPECT_EQ(2, run(bin + " check --variant script:" + (never / "v.ini").string() + " --cases 6 --shard " + k +
+                     " --out " + (never / ("shard-" + std::string(1, k[0]))).string()));
+  EXPECT_EQ(2, run(bin + " merge " + (never / "shard-1").string() + " " + (never / "shard-2").string() + " --out " +
+                   (never / "merged").string()));
+  const std::string lua1 = dir("cli-lua-1"), lua2 = dir("cli-lua-2");
+  EXPECT_EQ(0, run(bin + " check --variant lua --cases 6 --shard 1/2 --out " + lua1));
+  EXPECT_EQ(0, run(bin + " check --variant lua --cases 6 --shard 2/2 --out " + lua2));
+  EXPECT_EQ(0, run(bin + " merge " + lua1 + " " + lua2 + " --out " + dir("cli-lua-merged")));
   EXPECT_EQ(2, run(bin + " check --variant no-such-variant"));
   EXPECT_EQ(2, run(bin + " check --variant basic --cases 0"));
 }

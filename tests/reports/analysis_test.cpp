@@ -99,6 +99,42 @@ TEST(Analysis, OutOfOrderRowIsReportedWithItsLine) {
   }
 }
 
+std::string error_of_analyzing(const std::string& text) {
+  const std::string path = temp_path("refused") + ".csv";
+  std::ofstream(path) << text;
+  try {
+    const Summary s = analyze_history(path);
+    write_timeline_html(path, path + ".html", s);
+    return "";
+  } catch (const HistoryError& e) {
+    return e.what();
+  }
+}
+
+// A header alone, or only the run's last row, is no run's history: it read "SAFETY valid, limit
+// 0", exit 0. Refused, as a zero-byte file is.
+TEST(Analysis, AHistoryWithoutItsRunRowIsRefused) {
+  const std::string header = std::string(kHistoryHeader) + "\n";
+  EXPECT_NE(error_of_analyzing(header).find("no run row"), std::string::npos);
+  EXPECT_NE(error_of_analyzing(header + "0,5,0,run,ok,5,,commands=3\n").find("no run row"), std::string::npos);
+  EXPECT_NE(error_of_analyzing("").find("bad header"), std::string::npos);
+  EXPECT_EQ(error_of_analyzing(header + "0,0,0,run,info,0,,limit=1\n"), "");
+}
+
+// true_us and client_us within +-2^61 us, so that differences and a timeout added stay in 64 bits
+// (the timeline's x position overflowed, UBSan, timeline.cpp:72).
+TEST(Analysis, InstantsBeyondTwoToTheSixtyOneMicrosecondsAreRefused) {
+  const std::string start = std::string(kHistoryHeader) + "\n0,0,0,run,info,0,,limit=1\n";
+  EXPECT_NE(error_of_analyzing(start + "1,2305843009213693953,1,acquire,invoke,0,,\n").find(":3: column 2 (true_us)"),
+            std::string::npos);
+  EXPECT_NE(error_of_analyzing(start + "1,5,1,acquire,invoke,-2305843009213693953,,\n").find("column 6 (client_us)"),
+            std::string::npos);
+  // The bound itself is a history, and its timeline is drawn.
+  EXPECT_EQ(error_of_analyzing(start + "1,1,1,acquire,invoke,1,,\n2,1,1,acquire,ok,1,a,\n"
+                                       "3,2305843009213693952,1,crash,ok,2305843009213693952,,\n"),
+            "");
+}
+
 TEST(Analysis, SummaryCsvStartsWithTheDesignColumnsAndHasFixedDecimals) {
   std::string h = summary_csv_header();
   EXPECT_EQ(h.rfind("variant,mode,seed,clients,limit,duration_ms,acquires,granted,rejected,"
@@ -173,7 +209,7 @@ Summary every_field_set() {
   s.longest_wait_open = true;
   s.acquire_p50_us = 1'500;
   s.acquire_p99_us = 9'999;
-  s.liveness_bound_ms = 1500;
+  s.liveness_bound_us = 1'500'250;
   s.liveness_gaps = 1;
   s.longest_no_grant_us = 1'600'000;
   s.samples = 10;
@@ -181,6 +217,9 @@ Summary every_field_set() {
   s.max_stale = 1;
   s.server_faults = 1;
   s.lost_permits = 1;
+  s.broken_leases = 1;
+  s.exercised = true;
+  s.first_unknown = "error: ERR boom";
   s.commands = 900;
   s.wall_s = 0.25;
   s.commands_per_s = 3600;
@@ -356,11 +395,11 @@ TEST(SummaryColumns, OnlyAWordColumnEqualsAWordAndBoundsNeedNumbers) {
 TEST(Analysis, SummaryCsvRowWritesEveryFieldInItsPublishedFormat) {
   EXPECT_EQ(summary_csv_row(every_field_set()),
             "\"fair, \"\"quoted\"\"\",virtual,7,5,2,1000,40,30,8,3,1,12.345,4,0.875000,1.500,9.999,900,3600.0,0.250,"
-            "3,2,4,23.456,2,2,400.000,3,-0.500000,-0.012500,1,1600.000,1500,123,1000.500,failed,invalid,invalid,10,2,1,"
-            "1,1,70");
+            "3,2,4,23.456,2,2,400.000,3,-0.500000,-0.012500,1,1600.000,1500.250,123,1000.500,failed,invalid,invalid,10,2,1,"
+            "1,1,70,yes,1");
   EXPECT_EQ(summary_csv_row(Summary{}),
-            ",,0,0,0,0,0,0,0,0,0,0.000,0,,,,,,,0,0,0,0.000,0,0,0.000,,,,0,0.000,0,0,0.000,incomplete,valid,valid,0,0,0,"
-            "0,0,0");
+            ",,0,0,0,0,0,0,0,0,0,0.000,0,,,,,,,0,0,0,0.000,0,0,0.000,,,,0,0.000,0.000,0,0.000,incomplete,valid,valid,0,0,0,"
+            "0,0,0,no,0");
 }
 
 TEST(Analysis, PrintedSummaryOfEveryFieldKeepsItsLayoutAndNotes) {
@@ -373,6 +412,7 @@ TEST(Analysis, PrintedSummaryOfEveryFieldKeepsItsLayoutAndNotes) {
             "  episodes                  2\n"
             "  steals                    2\n"
             "  max_possible_holders      4   (counting info acquires)\n"
+            "  broken_leases             1   (ok'd leases gone before invoke + timeout)\n"
             "  first over-admission: 30.000 .. 50.000 ms (open at end), peak 3 holders; witness:\n"
             "    client 1 (clock +0.000 ms) holds a since 10.000 ms\n"
             "    client 2 (clock -10.000 ms) holds - since 20.000 ms\n"
@@ -386,7 +426,7 @@ TEST(Analysis, PrintedSummaryOfEveryFieldKeepsItsLayoutAndNotes) {
             "  acquire_p50_ms            1.500\n"
             "  acquire_p99_ms            9.999\n"
             "LIVENESS invalid\n"
-            "  liveness_gaps             1   (no grant for > 1500 ms while a permit was free)\n"
+            "  liveness_gaps             1   (no grant for > 1500.250 ms while a permit was free)\n"
             "  longest_no_grant_ms       1600.000\n"
             "  unknown outcomes          3\n"
             "BELIEF VS REDIS\n"
@@ -409,6 +449,7 @@ TEST(Analysis, PrintedSummaryOfEveryFieldKeepsItsLayoutAndNotes) {
 TEST(Analysis, PrintedSummaryShowsNaForUndefinedValues) {
   EXPECT_EQ(printed(Summary{}),
             "run      ,  mode, seed 0, 0 clients, limit 0, 0 ms; history incomplete, 0 events over 0.000 ms\n"
+            "NOT EXERCISED: no acquire was invoked in this history; its verdicts say nothing about the variant\n"
             "SAFETY   valid\n"
             "  max_holders               0   (limit 0)\n"
             "  over_admission            0\n"
@@ -424,7 +465,7 @@ TEST(Analysis, PrintedSummaryShowsNaForUndefinedValues) {
             "  acquire_p50_ms            n/a\n"
             "  acquire_p99_ms            n/a\n"
             "LIVENESS valid\n"
-            "  liveness_gaps             0   (no grant for > 0 ms while a permit was free)\n"
+            "  liveness_gaps             0   (no grant for > 0.000 ms while a permit was free)\n"
             "  longest_no_grant_ms       0.000\n"
             "  unknown outcomes          0\n"
             "THROUGHPUT\n"

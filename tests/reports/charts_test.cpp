@@ -52,9 +52,9 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-bool have_gnuplot(const std::string& dir) {
+bool have_gnuplot(const std::string&) {
   std::ostringstream warn;
-  return find_gnuplot(dir, warn).available;
+  return find_gnuplot(warn).available;
 }
 
 TEST(Charts, RunChartsAreWrittenAsSvgAndPng) {
@@ -253,6 +253,50 @@ TEST(Charts, SkewSuccessSaysWhyItsCorrelationIsUndefined) {
   ASSERT_TRUE(draw_run_charts(r.dir, s, warn)) << warn.str();
   EXPECT_NE(slurp(r.dir + "/skew_success.gp").find("r undefined: every client''s clock had the same offset (10.000 ms"),
             std::string::npos);
+}
+
+// A folder name or a variant name is data, never a gnuplot command: a newline in either would end
+// the gnuplot string and run the next line (system() runs a shell command).
+TEST(Charts, NoFolderOrVariantNameBecomesAGnuplotCommand) {
+  SmallRun r = small_run("hostile");
+  if (!have_gnuplot(r.dir)) GTEST_SKIP() << "gnuplot not installed";
+  const std::string injected = r.dir + "/INJECTED";
+  const std::string command = "system(\"touch " + injected + "\")";
+  const std::string dir = r.dir + "/nl\n" + command + "\nx'\n" + command + "\n'`touch " + injected + "`@x";
+  Summary s = r.summary;
+  s.variant = "script:a\n" + command + "\n' . system('touch " + injected + "') . '\r";
+  std::ostringstream warn;
+  EXPECT_TRUE(draw_run_charts(dir, s, warn)) << warn.str();
+  EXPECT_TRUE(draw_comparison_charts(small_sweep(s, 2), "skew\n" + command, dir, warn)) << warn.str();
+  EXPECT_FALSE(fs::exists(injected));
+  EXPECT_TRUE(chart_file_complete(dir + "/holders.svg"));
+  EXPECT_TRUE(chart_file_complete(dir + "/compare_over_admission.png"));
+  // No path in any script: gnuplot runs in the folder and names its files plainly.
+  const std::string script = slurp(dir + "/holders.gp");
+  EXPECT_NE(script.find("\nset output 'holders.svg'\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("\nplot 'holders.dat' using"), std::string::npos) << script;
+  EXPECT_EQ(script.find("\nsystem"), std::string::npos) << script;
+}
+
+TEST(Charts, QuotedTextIsOneSingleQuotedStringOnOneLine) {
+  EXPECT_EQ(gnuplot_quote("it's"), "'it''s'");
+  EXPECT_EQ(gnuplot_quote(std::string("a\nb\rc\0d\x7f", 8)), "'a b c d '");
+  EXPECT_EQ(gnuplot_quote("`x` @y \\"), "'`x` @y \\'");
+}
+
+// A chart gnuplot left short (the disk filled up: gnuplot still exits 0) is not a chart.
+TEST(Charts, AnIncompleteChartFileIsTold) {
+  SmallRun r = small_run("complete");
+  const std::string svg = r.dir + "/c.svg", png = r.dir + "/c.png";
+  std::ofstream(svg) << "<?xml?>\n<svg>\n<g>";
+  std::ofstream(png) << "\x89PNG\r\n";
+  EXPECT_FALSE(chart_file_complete(svg));
+  EXPECT_FALSE(chart_file_complete(png));
+  EXPECT_FALSE(chart_file_complete(r.dir + "/missing.svg"));
+  std::ofstream(svg, std::ios::app) << "</g>\n</svg>\n\n";
+  std::ofstream(png, std::ios::app) << std::string("\0\0\0\0IEND\xae\x42\x60\x82", 12);
+  EXPECT_TRUE(chart_file_complete(svg));
+  EXPECT_TRUE(chart_file_complete(png));
 }
 
 TEST(Charts, MissingGnuplotIsOneWarningLineNotAnError) {

@@ -72,6 +72,22 @@ TEST(CheckerFairness, FifoInversionAdmittedAtTheFailInstantInAnyRowOrder) {
   }
 }
 
+// An admitted acquire invoked in the same instant as the refused one was not requested later: no
+// inversion (r_i < a_i is strict), whether A's ok comes before R's fail (judged at the refusal) or
+// after it (judged at the grant). The mutation audit of issue 27: `<=` went unnoticed.
+TEST(CheckerFairness, AnAcquireInvokedInTheSameInstantAsTheRefusedOneIsNotLater) {
+  for (bool ok_first : {true, false}) {
+    HistoryBuilder h(1, 3);
+    h.at(5, 1, Op::acquire, Phase::invoke).at(5, 2, Op::acquire, Phase::invoke);
+    if (ok_first)
+      h.at(6, 1, Op::acquire, Phase::ok).at(7, 2, Op::acquire, Phase::fail);
+    else
+      h.at(6, 2, Op::acquire, Phase::fail).at(7, 1, Op::acquire, Phase::ok);
+    h.at(20, 1, Op::release, Phase::invoke).end(30);
+    EXPECT_EQ(h.check().fifo_inversions, 0) << (ok_first ? "A's ok first" : "R's fail first");
+  }
+}
+
 TEST(CheckerFairness, ALongPendingAcquireStillInvertsTheRejectionsItOvertook) {
   // Client 1's acquire (invoked at 5) is answered only at 1000; client 2 (invoked at 0) was
   // rejected at 10: one inversion. The thousand rejections between 20 and 990 were all invoked

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "history_builder.h"
+#include "reports/checks/summary_csv.h"
 
 namespace semsim {
 namespace {
@@ -96,7 +97,32 @@ TEST(CheckerLiveness, ARefusedClientWithoutADoneRowWaitsToTheEnd) {
 TEST(CheckerLiveness, DefaultBoundIsTheTimeoutPlusOneSecond) {
   HistoryBuilder h(1, 4, /*timeout_ms=*/500);
   h.end(1);
-  EXPECT_EQ(h.check().liveness_bound_ms, 1500);
+  EXPECT_EQ(h.check().liveness_bound_us, 1'500'000);
+}
+
+// The wait of the acceptance fixture (tests/fuzz/corpus/history/liveness-bound.csv): refused at
+// 1 ms, granted at 1101.001 ms, a no-grant stretch of 1100.001 ms. A bound of 1100.5 ms keeps its
+// half millisecond: no gap; 1100 ms (what the bound was truncated to before) is one.
+TEST(CheckerLiveness, TheBoundKeepsItsMicroseconds) {
+  HistoryBuilder h(1, 3, /*timeout_ms=*/100);
+  h.at(1, 1, Op::acquire, Phase::invoke).at(1.001, 1, Op::acquire, Phase::fail);
+  h.at(1101.001, 1, Op::acquire, Phase::invoke).at(1101.001, 1, Op::acquire, Phase::ok, "id1");
+  h.at(1102.001, 1, Op::release, Phase::invoke).end(1103.001);
+  const Summary half = h.check(HistoryBuilder::bound_us(1'100'500));
+  EXPECT_EQ(half.longest_no_grant_us, 1'100'001);
+  EXPECT_EQ(half.liveness_bound_us, 1'100'500);
+  EXPECT_EQ(half.liveness, Verdict::valid);
+  EXPECT_EQ(find_summary_column("liveness_bound_ms")->format(half), "1100.500");
+  EXPECT_EQ(h.check(HistoryBuilder::bound_us(1'100'000)).liveness, Verdict::invalid);
+  // 500 us is not 0 ms: a stretch of 400 us is no gap under it (it was, truncated to 0).
+  HistoryBuilder short_wait(1, 3, 100);
+  short_wait.at(0, 1, Op::acquire, Phase::invoke).at(0, 1, Op::acquire, Phase::fail);
+  short_wait.at(0.4, 2, Op::acquire, Phase::invoke).at(0.4, 2, Op::acquire, Phase::ok).end(2);
+  const Summary s = short_wait.check(HistoryBuilder::bound_us(500));
+  EXPECT_EQ(s.liveness_bound_us, 500);
+  EXPECT_EQ(s.longest_no_grant_us, 400);
+  EXPECT_EQ(s.liveness_gaps, 0);
+  EXPECT_EQ(short_wait.check(HistoryBuilder::bound_us(0)).liveness_gaps, 1);
 }
 
 }  // namespace

@@ -163,6 +163,21 @@ TEST(CheckerSafety, StealsCountGrantsAboveTheLimitAndEpisodesCountStretches) {
   EXPECT_EQ(s.episodes[1].end_us, 100'000);
 }
 
+// More grants in one instant than holders above the limit: limit 2, nobody holding, three clients
+// granted at 10 ms. Three hold, one above the limit: one steal, min(grants 3, holders 3 - limit 2),
+// not three (the mutation audit of issue 27: counting every grant of the instant).
+TEST(CheckerSafety, StealsAtOneInstantAreAtMostTheHoldersAboveTheLimit) {
+  HistoryBuilder h(2);
+  for (int c = 1; c <= 3; ++c) h.at(0, c, Op::acquire, Phase::invoke);
+  for (int c = 1; c <= 3; ++c) h.at(10, c, Op::acquire, Phase::ok);
+  for (int c = 1; c <= 3; ++c) h.at(50, c, Op::release, Phase::invoke);
+  h.end(60);
+  const Summary s = h.check();
+  EXPECT_EQ(s.max_holders, 3);
+  EXPECT_EQ(s.over_admission, 1);
+  EXPECT_EQ(s.steals, 1);
+}
+
 TEST(CheckerSafety, OutOfOrderEventsAreRejected) {
   CheckOptions o;
   o.limit = 1;
@@ -183,7 +198,7 @@ TEST(CheckerSafety, NoLimitIsAnErrorAtTheFirstClientEvent) {
 }
 
 TEST(CheckerSafety, ARunRowWithALimitBelowOneIsRefused) {
-  for (const char* bad : {"limit=-3", "limit=0", "timeout_ms=-1", "clients=-2"}) {
+  for (const char* bad : {"limit=-3", "limit=0", "timeout_ms=-1", "clients=-2", "clients=0"}) {
     Checker c;
     Event e;
     e.op = Op::run;
@@ -196,6 +211,52 @@ TEST(CheckerSafety, ARunRowWithALimitBelowOneIsRefused) {
       EXPECT_NE(std::string(err.what()).find(bad), std::string::npos) << err.what();
     }
   }
+}
+
+// A run row is held to the command line's bounds (run_rows.h), and to what the arithmetic on its
+// values can hold: limit 4294967297 was cast to int and judged as limit 1; timeout_ms near 2^63
+// overflowed timeout_ms + 1000 (UBSan, checker.cpp:64).
+TEST(CheckerSafety, ARunRowOutsideTheCommandLinesBoundsIsRefused) {
+  for (const char* bad : {"limit=4294967297", "limit=1000001", "clients=4294967297", "clients=1000001",
+                          "timeout_ms=9223372036854775807", "timeout_ms=360000001", "duration_ms=360000001"}) {
+    Checker c;
+    Event e;
+    e.op = Op::run;
+    e.phase = Phase::info;
+    e.detail = std::string("variant=basic ") + (std::string(bad).starts_with("limit") ? "" : "limit=1 ") + bad;
+    try {
+      c.add(e);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const HistoryError& err) {
+      EXPECT_NE(std::string(err.what()).find(bad), std::string::npos) << err.what();
+      EXPECT_NE(std::string(err.what()).find("out of range"), std::string::npos) << err.what();
+    }
+  }
+  // The bounds themselves are accepted.
+  Checker c;
+  Event e;
+  e.op = Op::run;
+  e.phase = Phase::info;
+  e.detail = "limit=1000000 clients=1000000 timeout_ms=360000000 duration_ms=360000000";
+  EXPECT_NO_THROW(c.add(e));
+  EXPECT_EQ(c.finish().limit, 1'000'000);
+  EXPECT_EQ(c.finish().liveness_bound_us, 360'001'000'000);
+}
+
+// The run's options are the first row, once: one later on would change the limit mid-history.
+TEST(CheckerSafety, ARunRowWithTheOptionsAfterTheFirstRowIsRefused) {
+  HistoryBuilder h(1);
+  h.at(1, 1, Op::acquire, Phase::invoke);
+  Event again = h.events.front();
+  again.seq = 99;
+  again.true_us = 2000;
+  h.events.push_back(again);
+  Checker c;
+  const std::vector<Event> events = h.sorted();
+  c.add(events[0]);
+  c.add(events[1]);
+  EXPECT_TRUE(c.saw_run_row());
+  EXPECT_THROW(c.add(events[2]), HistoryError);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Test helper: builds a history as Event values with increasing seq, starting with a run row.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -25,11 +26,11 @@ class HistoryBuilder {
                      double offset_ms = 0) {
     Event e;
     e.seq = seq_++;
-    e.true_us = static_cast<std::int64_t>(t_ms * 1000);
+    e.true_us = std::llround(t_ms * 1000);  // 1101.001 ms is 1101001 us, not 1101000
     e.client = client;
     e.op = op;
     e.phase = phase;
-    e.client_us = e.true_us + static_cast<std::int64_t>(offset_ms * 1000);
+    e.client_us = e.true_us + std::llround(offset_ms * 1000);
     e.identifier = std::move(id);
     events.push_back(std::move(e));
     return *this;
@@ -42,7 +43,7 @@ class HistoryBuilder {
     return *this;
   }
   HistoryBuilder& end(double t_ms, std::int64_t commands = 0) {
-    events.push_back(run_end_event(seq_++, static_cast<std::int64_t>(t_ms * 1000), commands));
+    events.push_back(run_end_event(seq_++, std::llround(t_ms * 1000), commands));
     return *this;
   }
 
@@ -56,9 +57,10 @@ class HistoryBuilder {
 
   std::vector<Event> events;
 
-  static CheckOptions bound_ms(std::int64_t ms) {
+  static CheckOptions bound_ms(std::int64_t ms) { return bound_us(ms * 1000); }
+  static CheckOptions bound_us(std::int64_t us) {
     CheckOptions o;
-    o.liveness_bound_ms = ms;
+    o.liveness_bound_us = us;
     return o;
   }
 

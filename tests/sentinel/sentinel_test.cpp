@@ -79,5 +79,46 @@ TEST(Sentinel, AUsersSentinelsNameThePrimaryAgainAfterADroppedConnection) {
   EXPECT_EQ(run_semsim("run --sentinel " + list + " --mode paced --duration 1s --no-charts"), 2);  // no --master
 }
 
+// A restart under the sentinel topology: the run goes on with the restarted primary, or, if the
+// topology could not take it, says why (exit 2 with a message), never a crash (exit 139 before:
+// the cleanup dereferenced the link the failed reconnection left null).
+TEST(Sentinel, ARestartUnderTheSentinelTopologyIsNoCrash) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "sentinel_restart";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "actions.csv") << "at,client,action,arg\n200ms,0,redis_restart,\n";
+  for (int i = 0; i < 3; ++i) {
+    const std::string out = (dir / ("out" + std::to_string(i))).string();
+    const int status = std::system((std::string(SEMSIM_BINARY) + " run --topology sentinel --variant lua --clients 3 "
+                                    "--duration 1s --no-charts --out " + out + " --actions-file " +
+                                    (dir / "actions.csv").string() + " >" + out + ".log 2>&1").c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal, try " << i;
+    const int code = WEXITSTATUS(status);
+    EXPECT_TRUE(code == 0 || code == 1 || (code == 2 && slurp(out + ".log").find("semsim run: ") != std::string::npos))
+        << "try " << i << ": exit " << code << "\n" << slurp(out + ".log");
+    if (code == 0) {
+      EXPECT_NE(slurp(fs::path(out) / "history.csv").find(",redis_restart,ok,"), std::string::npos);
+    }
+  }
+}
+
+// Sentinels with requirepass: their password from SEMSIM_SENTINEL_PASSWORD (never the command line).
+TEST(Sentinel, SentinelsWithAPasswordAreAskedWithIt) {
+  ServerSetup setup;
+  setup.sentinel = true;
+  EmbeddedRedis redis(setup);
+  const RedisTarget sentinel = redis.sentinels().front();
+  RedisLink::connect(sentinel)->execute({{"ACL", "SETUSER", "default", ">sentinel-secret"}});
+  const std::string address = sentinel.host + ":" + std::to_string(sentinel.port);
+  const fs::path dir = fs::path(::testing::TempDir()) / "sentinel_password";
+  fs::remove_all(dir);
+  const std::string run = "run --sentinel " + address + " --master semsim --variant lua --clients 2 --duration 300ms "
+                          "--mode paced --no-charts --out " + dir.string();
+  EXPECT_EQ(run_semsim(run), 2);  // NOAUTH: no password given
+  ::setenv("SEMSIM_SENTINEL_PASSWORD", "sentinel-secret", 1);
+  EXPECT_EQ(run_semsim(run), 0);
+  ::unsetenv("SEMSIM_SENTINEL_PASSWORD");
+}
+
 }  // namespace
 }  // namespace semsim

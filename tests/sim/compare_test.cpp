@@ -124,5 +124,53 @@ TEST(Compare, OneSweepAtATime) {
   EXPECT_NE(err.find("give exactly one of --sweep"), std::string::npos) << err;
 }
 
+// An option compare would not read is an error, not a surprise: --variant (it runs --variants),
+// and the option its sweep sets in every run.
+TEST(Compare, AnOptionItWouldIgnoreIsBadInput) {
+  std::string err;
+  EXPECT_EQ(semsim("compare --variant basic --skews 0 --seeds 1 --out " + scratch("ignored").string(), &err), 2);
+  EXPECT_NE(err.find("--variant: compare runs the variants of --variants"), std::string::npos) << err;
+  EXPECT_EQ(semsim("compare --variants basic --skew fixed:5ms --skews 0,1ms --seeds 1 --out " + scratch("skew").string(), &err), 2);
+  EXPECT_NE(err.find("--skew: the sweep sets skew in every run"), std::string::npos) << err;
+  EXPECT_EQ(semsim("compare --variants basic --delay-in fixed:1ms --delays 0 --seeds 1 --out " + scratch("in").string(), &err), 2);
+  EXPECT_NE(err.find("--delay-in"), std::string::npos) << err;
+  EXPECT_EQ(semsim("compare --variants basic --limit 2 --sweep limit=1,3 --seeds 1 --out " + scratch("limit").string(), &err), 2);
+  EXPECT_FALSE(fs::exists(scratch("limit")));
+}
+
+// The last variant's typo is found before the first run, not after the others ran.
+TEST(Compare, EveryVariantIsCheckedBeforeTheFirstRun) {
+  std::string err;
+  const fs::path out = scratch("lau");
+  EXPECT_EQ(semsim("compare --variants basic,fair,lau --skews 0,1ms --seeds 3 --duration 300ms --out " + out.string(), &err), 2);
+  EXPECT_NE(err.find("lau"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(out));
+  const fs::path ini = scratch("bad_script.ini");
+  std::ofstream(ini) << "acquire.command = SET {key} {id} NX\nrelease.command = DEL {key} {id} x\nnonsense = 1\n";
+  EXPECT_EQ(semsim("compare --variants basic,script:" + ini.string() + " --skews 0 --seeds 1 --out " + out.string(), &err), 2);
+  EXPECT_NE(err.find("nonsense"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// Ctrl-C in the middle of a sweep: the runs that finished are written, said to be partial.
+TEST(Compare, AnInterruptedSweepKeepsWhatFinishedMarkedPartial) {
+  const fs::path out = scratch("interrupted");
+  const std::string command = std::string(SEMSIM_BINARY) + " compare --variants basic --skews 0,1ms --seeds 5000 "
+                              "--duration 100ms --jobs 1 --no-charts --out " + out.string() + " >/dev/null 2>" +
+                              (out.string() + ".err") + " & pid=$!; "
+                              "for i in $(seq 300); do ls " + out.string() + "/*/seed-*/summary.csv >/dev/null 2>&1 && break; "
+                              "sleep 0.1; done; sleep 0.5; kill -INT $pid; wait $pid";
+  const int status = std::system(("bash -c '" + command + "'").c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const auto rows = csv_rows(out / "compare_skew.csv");
+  ASSERT_GE(rows.size(), 2u);  // the header and at least one finished run
+  EXPECT_LT(rows.size(), 10001u);
+  EXPECT_TRUE(fs::exists(out / "compare_skew_stats.csv"));
+  EXPECT_NE(slurp(out / "report.html").find("<p id=\"partial\"><b>partial: the sweep stopped early (interrupted by SIGINT)"),
+            std::string::npos);
+  EXPECT_NE(slurp(out.string() + ".err").find("runs finished"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace semsim

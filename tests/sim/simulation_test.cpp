@@ -616,5 +616,88 @@ TEST(SemsimBinary, AScenarioKeepsTheRunsOfTwoScriptsThatShareABaseName) {
     EXPECT_TRUE(fs::exists(out / "planted-broken-script" / folder / "history.csv")) << folder;
 }
 
+// Redis's clock pushed before 1970 by server_jump rows (56 years back in steps of 100 hours, the
+// most one row may jump): the clock library cannot show it, and fell back on the host's real
+// clock. Refused before the run, naming the row; nothing written.
+TEST(SemsimBinary, AServerClockPushedBeforeTheEpochIsRefusedNamingTheRow) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "sim_server_clock_range";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    std::ofstream actions(dir / "jumps.csv");
+    actions << "at,client,action,arg\n";
+    for (int i = 1; i <= 5000; ++i) actions << i << "us,0,server_jump,-6000m\n";
+  }
+  // 2026-01-01 is 1,767,225,600 s after the epoch: the 4909th jump of 360,000 s goes past it (line 4910).
+  const auto [code, err] = run_semsim("run --variant lua --duration 100ms --no-charts --out " + (dir / "out").string() +
+                                      " --actions-file " + (dir / "jumps.csv").string());
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(err.find("jumps.csv:4910: field 'arg': server_jump -6000m at 4909us pushes Redis's clock outside"),
+            std::string::npos)
+      << err;
+  EXPECT_FALSE(fs::exists(dir / "out" / "history.csv"));
+  EXPECT_FALSE(fs::exists(dir / "out" / "summary.csv"));
+}
+
+// `run` measures: 0 whatever it found unless asked to judge. --fail-on-violation judges as
+// `check` does (1 safety, 3 liveness alone, 2 never exercised); an --expect met by a run that
+// exercised nothing is not met.
+TEST(SemsimBinary, RunFailsOnAViolationOnlyWhenAskedAndNeverPassesVacuously) {
+  const auto exit_code_of = [](const std::string& args) {
+    const std::string out = (fs::path(::testing::TempDir()) / "sim_fail_on_violation").string();
+    const int status = std::system((std::string(SEMSIM_BINARY) + " run --no-charts --out " + out + " " + args +
+                                    " >/dev/null 2>&1").c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  const std::string steal = std::string("--variant basic --clients 2 --limit 1 --duration 1s --clients-file ") +
+                            SEMSIM_SOURCE_DIR + "/scenarios/steal-10ms.clients.csv --actions-file " + SEMSIM_SOURCE_DIR +
+                            "/scenarios/steal-10ms.actions.csv";
+  EXPECT_EQ(exit_code_of(steal), 0);  // SAFETY invalid, and exit 0: documented in docs/contract.md
+  EXPECT_EQ(exit_code_of(steal + " --fail-on-violation"), 1);
+  EXPECT_EQ(exit_code_of("--variant lua --clients 3 --duration 300ms --fail-on-violation"), 0);
+  EXPECT_EQ(exit_code_of(std::string("--variant fair-locked-as-published --clients 3 --duration 3s --timeout 100ms") +
+                         " --fail-on-violation"),
+            3);  // the published lock stalls: liveness alone
+  // lua-wait without a replica refuses every acquire: nothing was exercised.
+  const std::string never = "--variant lua-wait --clients 2 --duration 300ms";
+  const auto [code, err] = run_semsim("run --no-charts --out " +
+                                      (fs::path(::testing::TempDir()) / "sim_never").string() + " " + never);
+  EXPECT_EQ(code, 0);
+  EXPECT_NE(err.find("warning: the variant was never exercised: no acquire was granted in this run"), std::string::npos)
+      << err;
+  EXPECT_EQ(exit_code_of(never + " --expect over_admission_max=0"), 1);
+  EXPECT_EQ(exit_code_of(never + " --expect over_admission_max=0 --expect exercised=no"), 0);
+  EXPECT_EQ(exit_code_of(never + " --fail-on-violation"), 2);
+}
+
+// run.ini replays what ran: it names copies of the clients and actions files as the run read
+// them, not the originals, which may change afterwards.
+TEST(SemsimBinary, RunIniReplaysTheInputFilesAsTheyWereRead) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "sim_run_ini_inputs";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "clients.csv") << "client,skew\n1,0ms\n2,-10ms\n";
+  std::ofstream(dir / "actions.csv") << "at,client,action,arg\n0ms,1,acquire,1s\n5ms,2,acquire,1s\n";
+  const auto [code, err] = run_semsim("run --variant basic --clients 2 --limit 1 --duration 1s --no-charts --out " +
+                                      (dir / "out").string() + " --clients-file " + (dir / "clients.csv").string() +
+                                      " --actions-file " + (dir / "actions.csv").string() +
+                                      " --expect over_admission=1");
+  ASSERT_EQ(code, 0) << err;
+  std::ifstream ini(dir / "out" / "run.ini");
+  const std::string text(std::istreambuf_iterator<char>(ini), {});
+  EXPECT_NE(text.find("\nclients-file = clients.csv\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nactions-file = actions.csv\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("# clients-file: a copy of " + (dir / "clients.csv").string()), std::string::npos) << text;
+  // The originals change (client 2's clock is right now: no steal) and then vanish: the replay
+  // still steals, as the run did.
+  std::ofstream(dir / "clients.csv") << "client,skew\n1,0ms\n2,0ms\n";
+  fs::remove(dir / "actions.csv");
+  fs::rename(dir / "out", dir / "moved");
+  std::ofstream(dir / "moved" / "run.ini", std::ios::app) << "\n[expect]\nover_admission = 1\n";
+  const auto [replayed, replay_err] =
+      run_semsim("scenario --out " + (dir / "replay").string() + " " + (dir / "moved" / "run.ini").string());
+  EXPECT_EQ(replayed, 0) << replay_err;
+}
+
 }  // namespace
 }  // namespace semsim

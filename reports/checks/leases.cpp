@@ -1,0 +1,89 @@
+#include "reports/checks/leases.h"
+
+#include <algorithm>
+
+namespace semsim {
+
+LeaseTracker::Client& LeaseTracker::client(int id) {
+  if (static_cast<std::size_t>(id) >= clients_.size()) clients_.resize(static_cast<std::size_t>(id) + 1);
+  return clients_[static_cast<std::size_t>(id)];
+}
+
+LeaseTracker::Lease& LeaseTracker::lease(Client& c, const std::string& identifier) {
+  Lease* free = nullptr;
+  for (Lease& l : c.leases) {
+    if (l.live && l.identifier == identifier) return l;
+    if (!l.live && !free) free = &l;
+  }
+  if (!free) free = &c.leases.emplace_back();
+  free->live = true;
+  free->identifier.assign(identifier);
+  free->promised_until_us = 0;
+  free->release_invoked = free->released = free->failed = false;
+  free->refreshing.clear();
+  return *free;
+}
+
+std::int64_t LeaseTracker::take_earliest(std::vector<std::int64_t>& invokes, std::int64_t fallback) {
+  if (invokes.empty()) return fallback;
+  const auto earliest = std::min_element(invokes.begin(), invokes.end());
+  const std::int64_t t = *earliest;
+  invokes.erase(earliest);
+  return t;
+}
+
+// The server ran the failing operation no later than its reply came back: if that is before the
+// promised end, the permit vanished while the promise stood.
+void LeaseTracker::broke(Lease& l, std::int64_t t_us) {
+  l.failed = true;
+  if (t_us < l.promised_until_us) ++broken_;
+}
+
+// Once its release has an outcome and no refresh of it is on its way, nothing can break it.
+void LeaseTracker::forget_if_over(Lease& l) {
+  if (l.released && l.refreshing.empty()) l.live = false;
+}
+
+void LeaseTracker::add(const Event& e) {
+  if (!timeout_us_ || e.client < 0) return;
+  const std::int64_t timeout = *timeout_us_;
+  Client& c = client(e.client);
+  if (e.op == Op::acquire) {
+    if (e.phase == Phase::invoke) {
+      c.acquiring.push_back(e.true_us);
+      return;
+    }
+    const std::int64_t invoked = take_earliest(c.acquiring, e.true_us);
+    if (e.phase == Phase::ok) lease(c, e.identifier).promised_until_us = invoked + timeout;
+  } else if (e.op == Op::refresh) {
+    Lease& l = lease(c, e.identifier);
+    if (e.phase == Phase::invoke) {
+      l.refreshing.push_back(e.true_us);
+      return;
+    }
+    const std::int64_t invoked = take_earliest(l.refreshing, e.true_us);
+    if (e.phase == Phase::ok) l.promised_until_us = std::max(l.promised_until_us, invoked + timeout);
+    // A refresh that lost to the client's own release is no broken promise.
+    if (e.phase == Phase::fail && !l.release_invoked && !l.failed) broke(l, e.true_us);
+    forget_if_over(l);
+  } else if (e.op == Op::release) {
+    Lease& l = lease(c, e.identifier);
+    if (e.phase == Phase::invoke) {
+      l.release_invoked = true;
+      return;
+    }
+    if (e.phase == Phase::fail && !l.failed) broke(l, e.true_us);
+    l.released = true;
+    forget_if_over(l);
+  }
+}
+
+// A crashed client starts again with nothing: its leases and pending acquires end here.
+void LeaseTracker::crashed(int id) {
+  if (static_cast<std::size_t>(id) >= clients_.size()) return;
+  Client& c = clients_[static_cast<std::size_t>(id)];
+  c.acquiring.clear();
+  for (Lease& l : c.leases) l.live = false;
+}
+
+}  // namespace semsim

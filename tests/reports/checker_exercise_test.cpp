@@ -1,0 +1,121 @@
+// A verdict over a variant that was never exercised is no pass (exercise.h), and lease honesty
+// (leases.h) as the summary's broken_leases.
+#include <gtest/gtest.h>
+
+#include "history_builder.h"
+#include "reports/checks/exercise.h"
+#include "reports/checks/summary_csv.h"
+
+namespace semsim {
+namespace {
+
+using test::HistoryBuilder;
+
+TEST(Exercised, ARunWithAGrantAndFewUnknownsExercisedItsVariant) {
+  HistoryBuilder h(1);
+  h.hold(1, 0, 1, 10).at(11, 1, Op::release, Phase::ok).end(20);
+  const Summary s = h.check();
+  EXPECT_TRUE(s.exercised);
+  EXPECT_EQ(find_summary_column("exercised")->format(s), "yes");
+}
+
+TEST(Exercised, EveryAcquireFailingWithAnErrorIsNotExercisedAndSaysWhy) {
+  HistoryBuilder h(1);
+  for (int c = 1; c <= 3; ++c) {
+    h.at(c, c, Op::acquire, Phase::invoke);
+    h.at(c + 0.5, c, Op::acquire, Phase::info, "", 0).events.back().detail =
+        "error: ERR user_script:1: boom: this acquire always fails";
+  }
+  h.end(10);
+  const Summary s = h.check();
+  EXPECT_FALSE(s.exercised);
+  EXPECT_EQ(find_summary_column("exercised")->format(s), "no");
+  Exercise e;
+  e.add(s);
+  e.add(s);
+  EXPECT_EQ(e.why_not("2 cases"), "every acquire in 2 cases failed: ERR user_script:1: boom: this acquire always fails");
+}
+
+TEST(Exercised, NoGrantAtAllIsNotExercised) {
+  HistoryBuilder h(1);
+  h.at(1, 1, Op::acquire, Phase::invoke).at(2, 1, Op::acquire, Phase::fail).end(10);
+  const Summary s = h.check();
+  EXPECT_FALSE(s.exercised);
+  Exercise e;
+  e.add(s);
+  EXPECT_EQ(e.why_not("this run"), "no acquire was granted in this run (1 acquires: 1 refused, 0 unknown)");
+  HistoryBuilder none(1);
+  none.end(10);
+  Exercise nothing;
+  nothing.add(none.check());
+  EXPECT_EQ(nothing.why_not("this run"), "no acquire was invoked in this run");
+}
+
+// The threshold: more than half of the operations unknown. Exactly half is still exercised.
+TEST(Exercised, MoreThanHalfOfTheOperationsUnknownIsNotExercised) {
+  const auto with_unknown_releases = [](int unknown) {
+    HistoryBuilder h(1);
+    h.hold(1, 0, 1, 2).at(3, 1, Op::release, Phase::info).events.back().detail = "connection lost: gone";
+    h.hold(1, 4, 5, 6).at(7, 1, Op::release, unknown >= 2 ? Phase::info : Phase::ok);
+    h.hold(1, 8, 9, 10).at(11, 1, Op::release, unknown >= 3 ? Phase::info : Phase::ok);
+    return h.end(20).check();
+  };
+  // 6 operations (3 acquires ok, 3 releases).
+  EXPECT_TRUE(with_unknown_releases(1).exercised);
+  EXPECT_TRUE(with_unknown_releases(2).exercised);   // 2 of 6
+  const Summary s = with_unknown_releases(3);        // 3 of 6: half
+  EXPECT_TRUE(s.exercised);
+  HistoryBuilder h(1);
+  h.hold(1, 0, 1, 2).at(3, 1, Op::release, Phase::info).events.back().detail = "connection lost: gone";
+  h.at(4, 1, Op::acquire, Phase::invoke).at(5, 1, Op::acquire, Phase::info).end(10);  // 2 of 3
+  const Summary most = h.check();
+  EXPECT_FALSE(most.exercised);
+  Exercise e;
+  e.add(most);
+  EXPECT_EQ(e.why_not("this run"),
+            "2 of 3 operations in this run ended unknown, more than half (the first: connection lost: gone)");
+}
+
+// Lease honesty: the run row's timeout_ms (1000 here) is the lease an ok promises from its invoke.
+TEST(BrokenLeases, AReleaseFailingBeforeInvokePlusTimeoutBreaksTheLease) {
+  HistoryBuilder h(1);
+  h.hold(1, 0, 1, 500, "a").at(501, 1, Op::release, Phase::fail, "a");    // gone at 501 < 0 + 1000
+  h.hold(2, 600, 601, 1700, "b").at(1701, 2, Op::release, Phase::fail, "b");  // gone after 1600: honest
+  h.end(2000);
+  EXPECT_EQ(h.check().broken_leases, 1);
+}
+
+TEST(BrokenLeases, ARefreshExtendsThePromiseAndARefreshFailBreaksIt) {
+  HistoryBuilder h(1);
+  h.at(0, 1, Op::acquire, Phase::invoke).at(1, 1, Op::acquire, Phase::ok, "a");
+  h.at(900, 1, Op::refresh, Phase::invoke, "a").at(901, 1, Op::refresh, Phase::ok, "a");  // until 1900
+  h.at(1500, 1, Op::refresh, Phase::invoke, "a").at(1501, 1, Op::refresh, Phase::fail, "a");
+  h.end(2000);
+  EXPECT_EQ(h.check().broken_leases, 1);
+}
+
+TEST(BrokenLeases, ARefreshLosingToTheClientsOwnReleaseBreaksNothing) {
+  HistoryBuilder h(1);
+  h.at(0, 1, Op::acquire, Phase::invoke).at(1, 1, Op::acquire, Phase::ok, "a");
+  h.at(100, 1, Op::refresh, Phase::invoke, "a").at(100, 1, Op::release, Phase::invoke, "a");
+  h.at(101, 1, Op::release, Phase::ok, "a").at(102, 1, Op::refresh, Phase::fail, "a");
+  h.end(200);
+  EXPECT_EQ(h.check().broken_leases, 0);
+}
+
+TEST(BrokenLeases, WithoutATimeoutInTheRunRowNothingWasPromised) {
+  Checker c;
+  Event run;
+  run.op = Op::run;
+  run.phase = Phase::info;
+  run.detail = "limit=1";
+  c.add(run);
+  HistoryBuilder h(1);
+  h.hold(1, 0, 1, 5, "a").at(6, 1, Op::release, Phase::fail, "a");
+  for (const Event& e : h.sorted())
+    if (e.op != Op::run) c.add(e);
+  EXPECT_EQ(c.finish().broken_leases, 0);
+}
+
+}  // namespace
+}  // namespace semsim

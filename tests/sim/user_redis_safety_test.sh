@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# A user's Redis keeps its data (docs/your-redis.md): no script word may name a key outside the
+# run's prefix (COMMAND GETKEYS asks the server which words are keys; refused before anything is
+# sent, exit 2, naming the file, the line and the key); a run killed with SIGKILL leaves keys that
+# expire, and says its prefix in run.ini and in the history's run row; a script that never returns
+# is killed (SCRIPT KILL, said on stderr), and the server answers again.
+#   user_redis_safety_test.sh PATH/TO/semsim
+set -u
+semsim=${1:?usage: $0 PATH/TO/semsim}
+dir=$(mktemp -d); sock=$dir/redis.sock; rpid= kpid=
+trap '[ -n "$kpid" ] && kill -KILL $kpid 2>/dev/null; [ -n "$rpid" ] && kill $rpid 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
+redis-server --port 0 --unixsocket "$sock" --save '' --appendonly no --dir "$dir" >/dev/null 2>&1 & rpid=$!
+for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
+cli() { redis-cli -s "$sock" "$@"; }
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+run() { "$semsim" run --redis "unix://$sock" --mode paced --clients 2 --duration 300ms --no-charts "$@"; }
+
+# Every word Redis takes as a key, in any operation, the setup first.
+ok_words='acquire.command = SET {key} {id} NX PX {timeout_ms}
+acquire.granted = "OK"
+acquire.refused = nil'
+n=0
+while IFS='|' read -r line expect; do
+  n=$((n + 1)); ini=$dir/foreign$n.ini
+  printf '%s\n%s\n' "$ok_words" "$line" >"$ini"
+  grep -q '^release' "$ini" || echo 'release.command = DEL {key}' >>"$ini"
+  cli set app:z keep >/dev/null
+  run --variant "script:$ini" --out "$dir/f$n" >"$dir/f$n.log" 2>&1; code=$?
+  [ "$code" = 2 ] || fail "$line: exit $code, expected 2"
+  grep -q "$ini:4: .*$expect" "$dir/f$n.log" || fail "$line: the message does not name $ini:4 and '$expect': $(tail -1 "$dir/f$n.log")"
+  [ "$(cli get app:z)" = keep ] || fail "$line: the user's key app:z changed"
+  [ "$(cli dbsize)" = 1 ] || fail "$line: something was written: $(cli --scan | head -3)"
+done <<'CASES'
+setup.command = DEL {key} app:z|'app:z' is a key outside
+release.command = DEL {key} app:z|'app:z' is a key outside
+setup.command = MSET {key} 1 app:z x|'app:z' is a key outside
+setup.command = SORT {key} STORE app:z|'app:z' is a key outside
+setup.command = RENAME {key} app:z|'app:z' is a key outside
+setup.command = EVAL "redis.call('del','app:z')" 0|EVAL runs a script
+setup.command = COPY {key} {key:x} DB 1|COPY reaches another database
+admission_set = app:z|'app:z' is not a key of this run
+CASES
+# ... while words that are no keys are left alone, and keys under the prefix are fine.
+printf '%s\n%s\n' "$ok_words" 'release.command = DEL {key} {key:other}
+setup.command = SET {key:note} app:z' >"$dir/own.ini"
+run --variant "script:$dir/own.ini" --out "$dir/own" >"$dir/own.log" 2>&1 \
+  || fail "a variant that keeps to its own keys: exit $?: $(tail -2 "$dir/own.log")"
+[ "$(cli dbsize)" = 1 ] || fail "keys left behind by a clean run"
+
+# SIGKILL: every key left has an expiry; the prefix is in run.ini and the history's run row.
+"$semsim" run --variant fair --redis "unix://$sock" --mode paced --clients 5 --duration 60s --no-charts \
+  --out "$dir/k9" >"$dir/k9.log" 2>&1 & kpid=$!
+sleep 3; kill -KILL $kpid; wait $kpid 2>/dev/null; kpid=
+left=$(cli --scan --pattern 'semsim:*')
+[ -n "$left" ] || fail "SIGKILL: the run wrote no keys in 3 s"
+for k in $left; do
+  ttl=$(cli ttl "$k")
+  [ "$ttl" -gt 0 ] && [ "$ttl" -le 360 ] || fail "a key left by a SIGKILLed run: $k has ttl $ttl (expected up to 60 s + 5 min)"
+done
+prefix=$(echo "$left" | head -1 | cut -d: -f1-2):
+grep -q "^# keys under $prefix" "$dir/k9/run.ini" || fail "run.ini does not name the prefix $prefix"
+head -2 "$dir/k9/history.csv" | grep -q "prefix=$prefix" || fail "the history's run row does not name the prefix $prefix"
+cli --scan --pattern 'semsim:*' | xargs -r redis-cli -s "$sock" unlink >/dev/null
+
+# A script that never returns: SCRIPT KILL, said, and the server answers again.
+echo 'while true do end' >"$dir/forever.lua"
+printf 'acquire = forever.lua\nrelease.command = DEL {key}\n' >"$dir/forever.ini"
+timeout 60 "$semsim" run --variant "script:$dir/forever.ini" --redis "unix://$sock" --mode paced --clients 2 \
+  --duration 1s --command-timeout 1s --no-charts --out "$dir/forever" >"$dir/forever.log" 2>&1
+[ "$(cli ping 2>&1)" = PONG ] || fail "a runaway script left the server busy"
+grep -q "sent SCRIPT KILL to redis .* at unix://$sock.*killed" "$dir/forever.log" \
+  || fail "SCRIPT KILL is not said: $(grep -i script "$dir/forever.log")"
+[ "$(cli --scan --pattern 'semsim:*' | wc -l)" = 0 ] || fail "keys left after the killed script"
+[ "$failed" = 0 ] && echo "no foreign key touched; a killed run's keys expire; a runaway script is killed"
+exit $failed
