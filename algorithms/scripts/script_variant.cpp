@@ -103,6 +103,29 @@ class ScriptSemaphore : public Semaphore {
     return expand(*spec_.admission_set, Values{config_, none, Micros{0}, std::nullopt});
   }
 
+  LeaseProbe lease_probe() const override {
+    switch (spec_.lease.kind) {
+      case LeaseHonesty::Kind::admission_set: return LeaseProbe::rank;
+      case LeaseHonesty::Kind::ttl: return LeaseProbe::ttl;
+      case LeaseHonesty::Kind::none: break;
+    }
+    return LeaseProbe::none;
+  }
+
+  // ZRANK of the identifier in the admission set, or PTTL of the permit's key (lease_honesty).
+  Command lease_probe_command(const std::string& identifier) const override {
+    if (spec_.lease.kind == LeaseHonesty::Kind::admission_set) return Command{"ZRANK", admission_set(), identifier};
+    const auto it = replies_.find(identifier);
+    const Values values{config_, identifier, Micros{0}, std::nullopt, it == replies_.end() ? nullptr : &it->second};
+    Command probe{"PTTL", expand(spec_.lease.key, values)};
+    if (!probe[1].starts_with(config_.name))
+      throw SetupError(spec_.ini + ": lease_honesty: '" + probe[1] + "' is a key outside this run's own (it must "
+                       "start with " + config_.name + ", which {key} stands for)" +
+                       (values.reply ? ", made of acquire's reply '" + *values.reply + "' ({reply})" : std::string()) +
+                       ": refused, nothing was sent");
+    return probe;
+  }
+
  private:
   Task<void> run_setup(Client& client) {
     if (!spec_.setup) co_return;

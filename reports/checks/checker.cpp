@@ -137,7 +137,7 @@ void Checker::add(const Event& e) {
   }
 
   ClientState& c = client(e.client);
-  if (e.op == Op::acquire || e.op == Op::release || e.op == Op::refresh) leases_.add(e);
+  if (e.op == Op::acquire || e.op == Op::release || e.op == Op::refresh || e.op == Op::lease) leases_.add(e);
   switch (e.op) {
     case Op::acquire:
       on_acquire(e, c);
@@ -172,6 +172,7 @@ void Checker::add(const Event& e) {
     case Op::resume:
     case Op::jump:  // the offset shows in client_us of later rows
     case Op::server_jump:  // a fault of Redis's clock: what it did shows in later outcomes
+    case Op::lease:  // what Redis held of a permit: lease honesty (leases_)
     case Op::run:
       break;
   }

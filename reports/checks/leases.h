@@ -25,7 +25,7 @@ namespace semsim {
 class LeaseTracker {
  public:
   void set_timeout_us(std::optional<std::int64_t> timeout_us) { timeout_us_ = timeout_us; }
-  // Acquire, release and refresh rows (others are ignored, and so are negative client ids).
+  // Acquire, release, refresh and lease rows (others are ignored, and so are negative client ids).
   void add(const Event& e);
   void crashed(int client);
   std::int64_t broken() const { return broken_; }
@@ -44,6 +44,7 @@ class LeaseTracker {
   };
   Client& client(int id);
   Lease& lease(Client& c, const std::string& identifier);  // found, or a new one
+  static Lease* find(Client& c, const std::string& identifier);  // a live one, or null
   static std::int64_t take_earliest(std::vector<std::int64_t>& invokes, std::int64_t fallback);
   void broke(Lease& l, std::int64_t t_us);
   static void forget_if_over(Lease& l);

@@ -82,6 +82,7 @@ class SimClient final : public Client, private Redis {
   TrueTime paused_until_{};
   bool crashed_ = false;
   std::vector<Task<void>> tasks_;
+  std::size_t prune_at_ = 64;  // spawn() drops finished tasks when there are this many
   std::uint64_t connection_ = 0;  // which connection: one more for every drop
   std::uint64_t next_exchange_ = 0;
   std::map<std::uint64_t, std::pair<Exchange*, std::coroutine_handle<>>> in_flight_;  // by send order
