@@ -82,9 +82,12 @@ void LeaseTracker::add(const Event& e) {
     // (admitted=0, ttl_ms=-2), or a key whose TTL ends before the promise by more than Redis's
     // millisecond. The row's instant is no earlier than Redis's answer, so the expiry is never
     // put earlier than it was.
+    // Once the client's own release is on its way, only the row asked before it was sent
+    // (at=release) speaks of the lease: a later one may see what that release did.
     Lease* l = find(c, e.identifier);
     if (!l || l->failed || e.true_us >= l->promised_until_us) return;
     const KeyValues kv = KeyValues::parse(e.detail);
+    if (l->release_invoked && kv.get("at") != "release") return;
     const auto admitted = kv.get_int("admitted"), ttl_ms = kv.get_int("ttl_ms");
     const bool gone = (admitted && *admitted == 0) || (ttl_ms && *ttl_ms == -2) ||
                       (ttl_ms && *ttl_ms >= 0 && e.true_us + *ttl_ms * 1000 + 1000 <= l->promised_until_us);

@@ -111,7 +111,7 @@ Task<bool> Workload::refresh(SimClient& client, std::string identifier) {
   if (!kept) mark(Mark::refresh_lost_permit);
   if (!kept && holds(client, identifier)) holding_[client.id()].reset();
   outcome(token, client, Op::refresh, kept ? Phase::ok : Phase::fail, identifier, kept ? "" : "permit lost");
-  if (kept) probe_lease(client, identifier, "refresh");
+  if (kept && holds(client, identifier)) probe_lease(client, identifier, "refresh");  // not once released
   co_return kept;
 }
 

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # One published library, as published, under semsim (ctest -L libraries):
 #   tests/libraries/library_test.sh SEMSIM LIBRARY CACHE
-# Fetches it (fetch_libraries.sh; exit 77 = skipped without npm or network), runs each situation,
+# Fetches it (fetch_libraries.sh; exit 77 = skipped without npm, its registry or Debian's
+# python3-redis), runs each situation,
 # asserts the verdict we expect, and writes CACHE/results/LIBRARY.csv, from which
 # tests/libraries/write_results_table.py generates docs/libraries.md.
 set -uo pipefail
 semsim=${1:?usage: $0 SEMSIM LIBRARY CACHE}; library=${2:?}; cache=${3:?}
 here=$(dirname "$(readlink -f "$0")")
-"$here/fetch_libraries.sh" "$cache" || exit $?
+"$here/fetch_libraries.sh" "$cache" "$library" || exit $?
 dir="$cache/$library"; out="$cache/runs/$library"; rm -rf "$out"; mkdir -p "$out" "$cache/results"
 results="$cache/results/$library.csv"
 case $library in
   redis-semaphore) version=5.8.0; ini="$dir/redis-semaphore.ini" ;;
   redlock) version=4.2.0; ini="$dir/redlock.ini" ;;
+  sesame-redlock) version=1.4.0; ini="$dir/sesame-redlock.ini" ;;
+  redis-py) version=$(cat "$dir/version"); ini="$dir/redis-py.ini" ;;
   *) echo "unknown library $library"; exit 2 ;;
 esac
 echo "library,version,situation,expected,over_admission,lost_permits,max_stale,safety,met" >"$results"

@@ -123,8 +123,19 @@ TEST(BrokenLeases, ALeaseRowShowingThePermitGoneOrExpiringEarlyBreaksTheLease) {
   lease_row(h, 41, 5, "e", "ttl_ms=-2");  // no key: broken, once
   h.at(42, 5, Op::release, Phase::invoke, "e").at(43, 5, Op::release, Phase::fail, "e");
   lease_row(h, 50, 6, "f", "ttl_ms=-2");  // a grant client 6 never had: nothing promised
+  // Once its own release is on its way, a refresh's row may see what that release did...
+  h.at(60, 7, Op::acquire, Phase::invoke).at(61, 7, Op::acquire, Phase::ok, "g");
+  h.at(62, 7, Op::refresh, Phase::invoke, "g").at(62, 7, Op::release, Phase::invoke, "g");
+  h.at(63, 7, Op::refresh, Phase::ok, "g");
+  lease_row(h, 63, 7, "g", "ttl_ms=-2");
+  h.events.back().detail = "at=refresh ttl_ms=-2";
+  // ...but the row asked just before the release was sent speaks of the lease.
+  h.at(70, 8, Op::acquire, Phase::invoke).at(71, 8, Op::acquire, Phase::ok, "h");
+  h.at(72, 8, Op::release, Phase::invoke, "h");
+  lease_row(h, 72, 8, "h", "ttl_ms=5");
+  h.events.back().detail = "at=release ttl_ms=5";  // 72 + 5 < 1070: broken
   h.end(2000);
-  EXPECT_EQ(h.check().broken_leases, 3);
+  EXPECT_EQ(h.check().broken_leases, 4);
 }
 
 TEST(BrokenLeases, WithoutATimeoutInTheRunRowNothingWasPromised) {
