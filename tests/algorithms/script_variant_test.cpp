@@ -747,6 +747,44 @@ TEST_F(LibraryProtocolTest, AReplyNamingAKeyOutsideTheRunIsRefusedBeforeAnything
   command({"DEL", "app:z"});
 }
 
+TEST_F(LibraryProtocolTest, LeaseHonestyIsAskedOfTheAdmissionSetOrThePermitsKey) {
+  EXPECT_FALSE(script_variant_info(ini("acquire = acquire.lua\nrelease = release.lua\n")).lease_honesty);
+  const std::string ttl = ini("acquire = acquire.lua\nrelease = release.lua\nlease_honesty = ttl {key}:{id}\n");
+  EXPECT_TRUE(script_variant_info(ttl).lease_honesty);
+  auto semaphore = make(ttl);
+  EXPECT_EQ(semaphore->lease_probe(), Semaphore::LeaseProbe::ttl);
+  EXPECT_EQ(semaphore->lease_probe_command("abc"), (Command{"PTTL", prefix() + "sem:abc"}));
+  const std::string set = ini("acquire = acquire.lua\nrelease = release.lua\nadmission_set = {key}\n"
+                              "lease_honesty = admission_set\n");
+  semaphore = make(set);
+  EXPECT_EQ(semaphore->lease_probe(), Semaphore::LeaseProbe::rank);
+  EXPECT_EQ(semaphore->lease_probe_command("abc"), (Command{"ZRANK", prefix() + "sem", "abc"}));
+  for (const auto& [line, error] :
+       {std::pair{"lease_honesty = admission_set", ":3: lease_honesty: admission_set, but the INI names no admission_set"},
+        std::pair{"lease_honesty = ttl app:{id}", ":3: lease_honesty: the permit's key must start with {key}"},
+        std::pair{"lease_honesty = ttl {key}:{1..limit}", ":3: lease_honesty: name one key"},
+        std::pair{"lease_honesty = always", ":3: lease_honesty: 'always' is not `admission_set` or `ttl KEY`"}}) {
+    const std::string path = ini(std::string("acquire = acquire.lua\nrelease = release.lua\n") + line + "\n");
+    EXPECT_TRUE(has(setup_error(path), path + error)) << line;
+  }
+}
+
+TEST_F(LibraryProtocolTest, ALeaseProbeOfAKeyFromAForeignReplyIsRefused) {
+  write("acquire.lua", "return 'app:z'\n");
+  auto semaphore = make(ini("acquire = acquire.lua\nacquire.granted = string\nrelease = release.lua\n"
+                            "lease_honesty = ttl {reply}\n"));
+  auto c = client("c");
+  auto grant = run(semaphore->acquire(*c));
+  ASSERT_TRUE(grant);
+  try {
+    semaphore->lease_probe_command(grant->identifier);
+    ADD_FAILURE() << "a PTTL of app:z was built";
+  } catch (const SetupError& e) {
+    EXPECT_TRUE(has(e.what(), "lease_honesty: 'app:z' is a key outside this run's own"));
+    EXPECT_TRUE(has(e.what(), "acquire's reply 'app:z' ({reply})"));
+  }
+}
+
 TEST_F(LibraryProtocolTest, ReplyIsForReleaseAndRefreshOnly) {
   for (const char* where : {"acquire.args = {reply}", "acquire.keys = {reply}", "setup = release.lua\nsetup.args = {reply}"}) {
     const std::string path = ini(std::string("acquire = acquire.lua\nrelease = release.lua\n") + where + "\n");
