@@ -90,7 +90,7 @@ void LeaseTracker::add(const Event& e) {
     if (l->release_invoked && kv.get("at") != "release") return;
     const auto admitted = kv.get_int("admitted"), ttl_ms = kv.get_int("ttl_ms");
     const bool gone = (admitted && *admitted == 0) || (ttl_ms && *ttl_ms == -2) ||
-                      (ttl_ms && *ttl_ms >= 0 && e.true_us + *ttl_ms * 1000 + 1000 <= l->promised_until_us);
+                      (exact_instants_ && ttl_ms && *ttl_ms >= 0 && e.true_us + *ttl_ms * 1000 + 1000 <= l->promised_until_us);
     if (gone) broke(*l, e.true_us);
   }
 }

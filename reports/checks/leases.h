@@ -25,6 +25,10 @@ namespace semsim {
 class LeaseTracker {
  public:
   void set_timeout_us(std::optional<std::int64_t> timeout_us) { timeout_us_ = timeout_us; }
+  // Whether a row's true time is Redis's instant (virtual time: the default). In real time
+  // (paced, fast) Redis's clock runs on while the scheduler's stands, and a TTL is not comparable
+  // with true time to the millisecond: only a lease row showing the permit gone counts there.
+  void set_exact_instants(bool exact) { exact_instants_ = exact; }
   // Acquire, release, refresh and lease rows (others are ignored, and so are negative client ids).
   void add(const Event& e);
   void crashed(int client);
@@ -50,6 +54,7 @@ class LeaseTracker {
   static void forget_if_over(Lease& l);
 
   std::optional<std::int64_t> timeout_us_;
+  bool exact_instants_ = true;
   std::vector<Client> clients_;
   std::int64_t broken_ = 0;
 };

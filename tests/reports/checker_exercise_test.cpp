@@ -138,6 +138,21 @@ TEST(BrokenLeases, ALeaseRowShowingThePermitGoneOrExpiringEarlyBreaksTheLease) {
   EXPECT_EQ(h.check().broken_leases, 4);
 }
 
+// In real time the rows' instants are the scheduler's, not Redis's: a TTL a few ms short is no
+// finding there, a permit gone is.
+TEST(BrokenLeases, InRealTimeOnlyAPermitGoneBreaksALease) {
+  HistoryBuilder h(1);
+  h.events.front().detail = "variant=basic mode=paced seed=7 clients=4 limit=1 duration_ms=1000 timeout_ms=1000";
+  h.at(0, 1, Op::acquire, Phase::invoke).at(0, 1, Op::acquire, Phase::ok, "a");
+  h.at(50, 1, Op::lease, Phase::info, "a");
+  h.events.back().detail = "at=release ttl_ms=940";  // 50 + 940 < 1000, but Redis's clock ran on
+  h.at(60, 2, Op::acquire, Phase::invoke).at(60, 2, Op::acquire, Phase::ok, "b");
+  h.at(60, 2, Op::lease, Phase::info, "b");
+  h.events.back().detail = "at=grant ttl_ms=-2";
+  h.end(2000);
+  EXPECT_EQ(h.check().broken_leases, 1);
+}
+
 TEST(BrokenLeases, WithoutATimeoutInTheRunRowNothingWasPromised) {
   Checker c;
   Event run;
