@@ -7,12 +7,10 @@ import sys
 
 cache = pathlib.Path(sys.argv[1])
 # The names people know them by (the test's name is a plain word).
-NAMES = {"sesame-redlock": "@sesamecare-oss/redlock", "redis-py": "redis-py"}
+NAMES = {"sesame-redlock": "@sesamecare-oss/redlock"}
 rows = []
 for f in sorted((cache / "results").glob("*.csv")):
     rows += list(csv.DictReader(open(f)))
-for r in rows:
-    r["library"] = NAMES.get(r["library"], r["library"])
 if not rows:
     sys.exit(f"no results under {cache}/results: run `ctest -L libraries` in the build folder first")
 
@@ -31,10 +29,10 @@ print("under a holder (restart, failover), `stale` the most clients believing in
 print("(sampled every 50 ms; only where the library keeps its holders in a ZSET).")
 print()
 versions = sorted({(r["library"], r["version"]) for r in rows})
-print("Versions tested: " + ", ".join(f"`{n}@{v}`" for n, v in versions) + ".")
+print("Versions tested: " + ", ".join(f"`{NAMES.get(n, n)}@{v}`" for n, v in versions) + ".")
 print()
 print("| library | situation | over | lost | stale | safety | as expected |")
 print("|---|---|---|---|---|---|---|")
 for r in rows:
-    print(f"| {r['library']} {r['version']} | {r['situation']} | {r['over_admission']} | {r['lost_permits'] or '-'} | "
+    print(f"| {NAMES.get(r['library'], r['library'])} {r['version']} | {r['situation']} | {r['over_admission']} | {r['lost_permits'] or '-'} | "
           f"{r['max_stale'] or '-'} | {r['safety']} | {r['met']} |")
