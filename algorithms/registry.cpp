@@ -80,6 +80,22 @@ const std::vector<VariantInfo>& variant_registry() {
 const VariantInfo& default_variant() { return variant_registry().front(); }
 
 const VariantInfo& variant_info(const std::string& name) {
+  if (name.starts_with("driver:")) {
+    if (name.find_first_not_of(" \t", 7) == std::string::npos)
+      throw std::invalid_argument("--variant driver:COMMAND needs the command that starts one client (docs/drivers.md)");
+    static std::mutex lock;
+    static std::map<std::string, VariantInfo> drivers;
+    const std::lock_guard<std::mutex> hold(lock);
+    auto it = drivers.find(name);
+    if (it == drivers.end()) {
+      VariantInfo info;
+      info.name = name;
+      info.source = "a user's own client library, driven as a real process (docs/drivers.md)";
+      info.real_processes = true;
+      it = drivers.emplace(name, std::move(info)).first;
+    }
+    return it->second;
+  }
   if (name.starts_with("script:")) {
     // One entry per INI file, read once (its `clock` decides it); runs may ask from several threads.
     static std::mutex lock;
@@ -93,7 +109,7 @@ const VariantInfo& variant_info(const std::string& name) {
     if (v.name == name) return v;
   std::string known;
   for (const VariantInfo& v : variant_registry()) known += (known.empty() ? "" : ", ") + v.name;
-  throw std::invalid_argument("unknown variant '" + name + "' (known: " + known + ", script:FILE.ini)");
+  throw std::invalid_argument("unknown variant '" + name + "' (known: " + known + ", script:FILE.ini, driver:COMMAND)");
 }
 
 std::vector<std::string> builtin_variants() {
@@ -104,7 +120,12 @@ std::vector<std::string> builtin_variants() {
 
 std::unique_ptr<Semaphore> make_semaphore(const std::string& variant, SemaphoreConfig config) {
   if (variant.starts_with("script:")) return make_script_semaphore(variant.substr(7), std::move(config));
-  return variant_info(variant).make(std::move(config));
+  const VariantInfo& info = variant_info(variant);
+  if (info.real_processes)
+    throw std::invalid_argument(variant + ": a driver is real processes, not a model: it runs in real time (semsim run, "
+                                "scenario), never inside the simulator; search a model, then replay its "
+                                "counterexample.ini with semsim scenario --variant \"" + variant + "\" --repeat N");
+  return info.make(std::move(config));
 }
 
 }  // namespace semsim

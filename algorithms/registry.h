@@ -56,6 +56,9 @@ struct VariantInfo {
   // The unit its timeouts come in (a script's `timeout.step`, e.g. whole seconds); 0: any. The
   // search draws its cases on that scale.
   Micros timeout_step{0};
+  // driver:COMMAND: no model at all; each client is a real process running the user's own library
+  // (sim/drivers), in real time only. `make` is null.
+  bool real_processes = false;
   std::unique_ptr<Semaphore> (*make)(SemaphoreConfig) = nullptr;
 };
 
@@ -63,8 +66,8 @@ struct VariantInfo {
 const std::vector<VariantInfo>& variant_registry();
 // The variant `semsim run` uses when none is given.
 const VariantInfo& default_variant();
-// The entry for `name`; `script:FILE.ini` gets the script variants' entry. Throws
-// std::invalid_argument naming the known variants.
+// The entry for `name`; `script:FILE.ini` gets the script variants' entry, `driver:COMMAND` the
+// drivers' (real_processes). Throws std::invalid_argument naming the known variants.
 const VariantInfo& variant_info(const std::string& name);
 
 }  // namespace semsim

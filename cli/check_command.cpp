@@ -145,6 +145,8 @@ void print_result(std::ostream& out, const SearchSettings& s, const SearchReport
       << "  replay the case:      semsim scenario " << shell_quote(r.counterexample)
       << (r.replay_failed ? "  (replayed: fails again)" : "  (replay did not fail its expectations: see the file)")
       << "\n"
+      << "  against a real client: semsim scenario " << r.counterexample
+      << " --variant \"driver:COMMAND\" --repeat 10  (docs/drivers.md)\n"
       << "  reproduce the search: " << s.reproduce << "\n";
   print_figures(out, r);
 }

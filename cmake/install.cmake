@@ -11,6 +11,8 @@ install(TARGETS semsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # and refuses one without execute permission (Debian's CMake installs libraries without it).
 install(TARGETS semsim_clock LIBRARY DESTINATION lib/semsim
         PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+# Preloaded into driver processes (--variant driver:COMMAND), found relative to bin/semsim too.
+install(TARGETS semsim_client_clock LIBRARY DESTINATION lib/semsim)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/scenarios)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/examples
         USE_SOURCE_PERMISSIONS)

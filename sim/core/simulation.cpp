@@ -5,7 +5,9 @@
 #include <optional>
 #include <set>
 
+#include "reports/history/key_values.h"
 #include "sim/core/client_spec.h"
+#include "sim/core/client_streams.h"
 #include "sim/core/faults.h"
 #include "sim/core/interrupt.h"
 #include "sim/core/link_client.h"
@@ -16,9 +18,8 @@ namespace semsim {
 
 namespace {
 
-// Salts of the per-client random streams: setup (clock), network, behaviour, faults, identifiers.
-// Client 0 (Redis's side) also draws the server faults at rates from its own stream.
-enum Salt : std::uint64_t { setup = 0, network = 1, behaviour = 2, faults = 3, server_faults = 4, identifiers = 5 };
+// Salts of the per-client random streams (client_streams.h).
+using namespace streams;
 
 long long ms(Micros d) { return d.count() / 1000; }
 
@@ -28,7 +29,8 @@ constexpr std::chrono::milliseconds kBlockedAfter{250};
 }  // namespace
 
 std::string run_detail(const RunOptions& o) {
-  return "variant=" + o.variant + " mode=" + to_string(o.mode) + " seed=" + std::to_string(o.seed) +
+  // A variant with a space ("driver:node lock.js") is quoted, as any run row value may be.
+  return KeyValues().set("variant", o.variant).str() + " mode=" + to_string(o.mode) + " seed=" + std::to_string(o.seed) +
          " clients=" + std::to_string(o.clients) + " limit=" + std::to_string(o.limit) +
          " duration_ms=" + std::to_string(ms(o.duration)) + " timeout_ms=" + std::to_string(ms(o.timeout));
 }

@@ -54,15 +54,6 @@ void RedisClock::release() { write(false, 0); }
 
 Command RedisClock::in_band(Micros server_us) const { return Command{"SEMSIM.CLOCK", std::to_string(epoch_ns(server_us))}; }
 
-fs::path clock_library() {
-  const fs::path exe = executable_dir();
-  // Beside semsim in the build folder (test programs live one folder below), or installed.
-  for (const fs::path& candidate : {exe / "libsemsim_clock.so", exe.parent_path() / "libsemsim_clock.so",
-                                    exe.parent_path() / "lib" / "semsim" / "libsemsim_clock.so"}) {
-    std::error_code ec;
-    if (fs::is_regular_file(candidate, ec)) return candidate;
-  }
-  return {};
-}
+fs::path clock_library() { return shipped_library("libsemsim_clock.so"); }
 
 }  // namespace semsim

@@ -458,8 +458,8 @@ bool keys_exist_with_prefix(RedisLink& link, const std::string& prefix) {
   return false;
 }
 
-std::uint64_t delete_keys_with_prefix(RedisLink& link, const std::string& prefix) {
-  const std::string pattern = glob_escape(prefix) + "*";
+namespace {
+std::uint64_t delete_keys_matching(RedisLink& link, const std::string& pattern) {
   std::uint64_t deleted = 0;
   std::string cursor = "0";
   do {
@@ -473,6 +473,15 @@ std::uint64_t delete_keys_with_prefix(RedisLink& link, const std::string& prefix
     deleted += static_cast<std::uint64_t>(removed[0].integer);
   } while (cursor != "0");
   return deleted;
+}
+}  // namespace
+
+std::uint64_t delete_keys_with_prefix(RedisLink& link, const std::string& prefix) {
+  return delete_keys_matching(link, glob_escape(prefix) + "*");
+}
+
+std::uint64_t delete_keys_containing(RedisLink& link, const std::string& text) {
+  return delete_keys_matching(link, "*" + glob_escape(text) + "*");
 }
 
 }  // namespace semsim

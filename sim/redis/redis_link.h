@@ -62,6 +62,9 @@ std::string server_version(RedisLink& link);
 // Deletes every key that starts with `prefix` (SCAN MATCH + UNLINK; glob characters in the
 // prefix are escaped). Returns how many were deleted. Touches nothing else.
 std::uint64_t delete_keys_with_prefix(RedisLink& link, const std::string& prefix);
+// The same for every key whose name holds `text` anywhere (a driver's library may put its own
+// prefix before the run's key: redis-semaphore's "semaphore:").
+std::uint64_t delete_keys_containing(RedisLink& link, const std::string& text);
 // Stops a Lua script that keeps the server busy: SCRIPT KILL on a connection of its own.
 struct ScriptKill {
   bool killed = false;

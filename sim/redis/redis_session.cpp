@@ -173,12 +173,12 @@ void RedisSession::clean(const std::string& prefix) {
   try {
     if (!link_) throw ConnectionLost("no link");  // a fault failed to replace it
     link_->tolerate_interrupts(tolerated);
-    delete_keys_with_prefix(*link_, prefix);
+    delete_keys_containing(*link_, prefix);
   } catch (const LinkError&) {
     // Through Sentinel, the primary may have changed meanwhile.
     if (!sentinels_.empty()) target_ = primary_from_sentinels(sentinels_, master_, data_node_);
     open_link(tolerated);
-    delete_keys_with_prefix(*link_, prefix);
+    delete_keys_containing(*link_, prefix);
   }
   link_->tolerate_interrupts(0);
 }

@@ -38,6 +38,8 @@ class RedisSession final : public ServerControl {
   void unblock() override;
 
   const std::string& server_version() const { return version_; }
+  // Where the primary is now (after a failover: the promoted one).
+  const RedisTarget& target() const { return target_; }
   std::string describe() const;  // "embedded redis-server 7.0.15" / "redis 7.2.4 at unix:///..."
   bool embedded() const { return embedded_ != nullptr; }
   // Redis's clock, on the embedded server when the clock library was found; else null.
@@ -61,9 +63,8 @@ class RedisSession final : public ServerControl {
   // After a command timeout: SCRIPT KILL, so that a script of the run that never returns does not
   // leave the server busy for ever (on a user's server too: the run's script is what keeps it busy).
   ScriptKill kill_running_script();
-  // The server the run's link is connected to now.
-  const RedisTarget& target() const { return target_; }
-  // Deletes the keys of a prefix (SCAN + UNLINK), reconnecting if the link broke.
+  // Deletes the keys of a prefix (SCAN + UNLINK), reconnecting if the link broke: every key whose
+  // name holds it, for a driver's library may put its own prefix before the run's key.
   void clean(const std::string& prefix);
 
  private:

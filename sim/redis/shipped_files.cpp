@@ -12,6 +12,15 @@ fs::path executable_dir() {
   return ec ? fs::path() : self.parent_path();
 }
 
+fs::path shipped_library(const std::string& file_name) {
+  const fs::path exe = executable_dir();
+  for (const fs::path& candidate : {exe / file_name, exe.parent_path() / file_name, exe.parent_path() / "lib" / "semsim" / file_name}) {
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec)) return candidate;
+  }
+  return {};
+}
+
 fs::path shipped_scenarios_dir() { return executable_dir().parent_path() / "share" / "semsim" / "scenarios"; }
 
 std::string shipped_scenarios_help() {

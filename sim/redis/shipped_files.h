@@ -10,6 +10,10 @@ namespace semsim {
 // The folder holding the running semsim executable.
 std::filesystem::path executable_dir();
 
+// A library semsim builds beside itself (the clock libraries): in the build folder (test programs
+// live one folder below) or PREFIX/lib/semsim of an installed semsim; empty if it is not there.
+std::filesystem::path shipped_library(const std::string& file_name);
+
 // PREFIX/share/semsim/scenarios for an installed semsim.
 std::filesystem::path shipped_scenarios_dir();
 // That folder for --help: the real one when installed, else where the Debian package puts it.

@@ -15,9 +15,11 @@
 #include "reports/outputs/analysis.h"
 #include "reports/outputs/charts.h"
 #include "reports/outputs/timeline.h"
+#include "sim/drivers/driver_run.h"
 #include "sim/redis/key_safety_net.h"
 #include "sim/redis/memory_fill.h"
 #include "sim/redis/shared_core.h"
+#include "sim/redis/shipped_files.h"
 #include "sim/run/version.h"
 #include "sim/scenario/client_table.h"
 #include "sim/scenario/run_options_io.h"
@@ -36,9 +38,37 @@ void clean_or_say_what_is_left(RedisSession& redis, const std::string& prefix) {
   } catch (const std::exception& e) {
     const std::string cli = redis.target().redis_cli();
     std::cerr << "semsim: could not delete this run's keys under " << prefix << " (" << e.what() << "); they are left on "
-              << redis.describe() << ". To delete them:\n  " << cli << " --scan --pattern " << shell_quote(prefix + "*")
+              << redis.describe() << ". To delete them:\n  " << cli << " --scan --pattern " << shell_quote("*" + prefix + "*")
               << " | xargs -r -d '\\n' " << cli << " unlink\n";
   }
+}
+
+// Where a driver's proxies connect: the primary now, with the credentials and database of the
+// run's target (the proxy says AUTH and SELECT for the driver, which needs neither).
+Endpoint endpoint_of(const RedisTarget& target) {
+  Endpoint e;
+  e.unix_path = target.unix_path;
+  e.host = target.host;
+  e.port = target.port;
+  if (target.password) {
+    if (target.user.empty()) e.hello.push_back({"AUTH", *target.password});
+    else e.hello.push_back({"AUTH", target.user, *target.password});
+  }
+  if (target.db != 0) e.hello.push_back({"SELECT", std::to_string(target.db)});
+  return e;
+}
+
+DriverSetup driver_setup(const std::string& command, RedisSession& redis, const std::string& prefix, const std::string& out) {
+  DriverSetup setup;
+  setup.command = command;
+  setup.masters = {endpoint_of(redis.target())};
+  setup.key = prefix + "sem";
+  setup.clock_library = shipped_library("libsemsim_client_clock.so");
+  if (setup.clock_library.empty())
+    throw SetupError("libsemsim_client_clock.so, which moves drivers' clocks, is not beside semsim (" +
+                     executable_dir().string() + "): build it (cmake --build) or reinstall semsim");
+  setup.log_dir = fs::path(out) / "drivers";
+  return setup;
 }
 
 // A table file the run read, written to `copy` as the bytes it parsed, unless `copy` is that
@@ -152,7 +182,8 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   config.timeout = options.timeout;
   config.lock_timeout = options.lock_timeout;
   config.lock_acquire_timeout = options.lock_acquire_timeout;
-  std::unique_ptr<Semaphore> semaphore = make_semaphore(options.variant, config);
+  const std::string driver = driver_command(options.variant);
+  std::unique_ptr<Semaphore> semaphore = driver.empty() ? make_semaphore(options.variant, config) : nullptr;
   // The input files first: bad input stops the run before any output exists.
   InputBytes input_bytes;  // what was read, for run.ini's copies
   RunInputs inputs = given ? std::move(*given) : read_run_inputs(options, &input_bytes);
@@ -170,16 +201,27 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
 
   std::unique_ptr<HistoryWriter> history;
   Checker checker;
-  Simulation simulation(options, std::move(inputs), *semaphore, redis.link(), [&](const Event& e) {
+  const auto sink = [&](const Event& e) {
     if (history) history->write(e);
     checker.add(e);
-  });
-  simulation.set_redis_clock(redis.clock());
-  simulation.set_server_control(&redis, redis.embedded());
-  // In the run row where keys can outlive the run and the history is not the same bytes for a seed
-  // anyway (paced, on a user's server); a random prefix would break that promise in virtual time.
-  simulation.set_key_prefix(prefix, /*in_run_row=*/!redis.embedded() && options.mode == TimeMode::paced);
-  simulation.check_inputs();  // before any output: bad input leaves none
+  };
+  std::optional<Simulation> simulation;
+  std::optional<DriverRun> drivers;
+  if (driver.empty()) {
+    simulation.emplace(options, std::move(inputs), *semaphore, redis.link(), sink);
+    simulation->set_redis_clock(redis.clock());
+    simulation->set_server_control(&redis, redis.embedded());
+    // In the run row where keys can outlive the run and the history is not the same bytes for a
+    // seed anyway (paced, on a user's server); a random prefix would break that promise in virtual time.
+    simulation->set_key_prefix(prefix, /*in_run_row=*/!redis.embedded() && options.mode == TimeMode::paced);
+    simulation->check_inputs();  // before any output: bad input leaves none
+  } else {
+    drivers.emplace(options, std::move(inputs), driver_setup(driver, redis, prefix, options.out), sink);
+    drivers->set_server_control(&redis, redis.embedded(), [&redis] { return std::vector<Endpoint>{endpoint_of(redis.target())}; });
+    if (redis.clock()) redis.clock()->release();  // real time: Redis's own clock too
+    log << "drivers: each client runs `" << driver << "`; their stderr goes to "
+        << (fs::path(options.out) / "drivers").string() << "/\n";
+  }
   if (!redis.clock() && options.mode == TimeMode::virtual_time &&
       (variant_info(options.variant).clock == ClockBasis::redis_ttl || options.server_skew.count() != 0 ||
        options.server_drift_ppm != 0))
@@ -201,7 +243,7 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
 
   RunOutput output;
   try {
-    output.result = simulation.run();
+    output.result = simulation ? simulation->run() : drivers->run();
   } catch (...) {
     clean_or_say_what_is_left(redis, prefix);
     throw;
@@ -209,7 +251,11 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   if (output.result.timed_out) say_script_kill(redis, redis.kill_running_script());
   if (history) history->close();
   // Paced mode promises Redis's clock and the simulated one agree; say so when they drifted apart.
-  if (options.mode == TimeMode::paced && output.result.max_lag > Micros(10'000))
+  if (drivers) {
+    output.real_time = drivers->real_time();
+    for (const std::string& note : drivers->notes()) log << "note: " << note << "\n";
+  }
+  if (options.mode == TimeMode::paced && !drivers && output.result.max_lag > Micros(10'000))
     log << "warning: paced mode fell behind the wall clock by up to " << output.result.max_lag.count() / 1000
         << " ms (too much load for real time): Redis-side expiry happened that much early in true time\n";
   if (net)
@@ -224,6 +270,7 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
     const fs::path out(options.out);
     write_summary_csv((out / "summary.csv").string(), output.summary);
     write_throughput_csv((out / "throughput.csv").string(), output.summary);
+    if (output.real_time) write_real_time_csv((out / "realtime.csv").string(), *output.real_time);
     if (files.history) write_timeline_html((out / "history.csv").string(), (out / "timeline.html").string(), output.summary);
     if (options.charts) {
       std::ostringstream ini;

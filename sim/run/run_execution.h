@@ -3,11 +3,13 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 #include "reports/checks/summary.h"
 #include "sim/core/run_options.h"
 #include "sim/core/simulation.h"
+#include "sim/drivers/real_time_report.h"
 #include "sim/redis/redis_session.h"
 
 namespace semsim {
@@ -15,6 +17,7 @@ namespace semsim {
 struct RunOutput {
   Summary summary;
   RunResult result;
+  std::optional<RealTimeReport> real_time;  // a driver run's unplanned delays (driver:COMMAND)
 };
 
 struct RunFiles {

@@ -262,7 +262,8 @@ const std::vector<RunOption>& run_option_table() {
   using S = ServerSetup;
   static const std::vector<RunOption> table = {
     {.name = "variant",
-     .help = "semaphore variant (see `semsim run --list-variants`), or script:FILE.ini",
+     .help = "semaphore variant (see `semsim run --list-variants`), script:FILE.ini, or driver:COMMAND (each client "
+             "a real process running your own library: docs/drivers.md)",
      .read = [](O& o, const std::string& text, const std::string& base_dir) {
        o.variant = text.rfind("script:", 0) == 0 ? "script:" + resolve(text.substr(7), base_dir) : text;
      },
@@ -420,6 +421,11 @@ void choose_mode(const po::variables_map& vm, RunOptions& o) {
   // Asked even when --mode is given: an unknown variant is bad input here, before any output exists.
   const TimeMode variants_mode = default_mode(o.variant, !vm.count("redis") && !vm.count("sentinel"));
   if (!o.mode_given) o.mode = variants_mode;
+  if (variant_info(o.variant).real_processes && o.mode == TimeMode::virtual_time)
+    throw std::invalid_argument("--variant driver:...: the clients are real processes, in real time (--mode paced)");
+  if (variant_info(o.variant).real_processes && (o.server_skew.count() != 0 || o.server_drift_ppm != 0 || o.fill_memory))
+    throw std::invalid_argument("--server-skew, --server-drift and --fill-memory are not for a driver run (docs/drivers.md, "
+                                "what cannot be moved)");
   if (o.server.sentinel && o.mode == TimeMode::virtual_time) {
     if (o.mode_given)
       throw std::invalid_argument("--topology sentinel: the sentinels elect in real time; use --mode paced");
@@ -452,6 +458,7 @@ po::options_description run_options_description() {
 TimeMode default_mode(const std::string& variant, bool embedded_redis) {
   // On a user's Redis, TTL keys and lock expiry live on its real clock: only paced time keeps
   // them meaningful. The embedded server's clock follows virtual time (sim/redis/redis_clock.h).
+  if (variant_info(variant).real_processes) return TimeMode::paced;  // real processes live in real time
   return !embedded_redis && variant_info(variant).clock == ClockBasis::redis_ttl ? TimeMode::paced
                                                                                  : TimeMode::virtual_time;
 }

@@ -36,6 +36,10 @@ grep -q "^# semsim $(echo "$v" | cut -d' ' -f2-)" "$tmp/o/steal-10ms/basic/run.i
   || { cat "$tmp/ttl.log"; fail "installed semsim cannot run ttl-key"; }
 [ -f "$tmp/p/lib/semsim/libsemsim_clock.so" ] || fail "the clock library is not installed"
 ! grep -q "Redis's clock runs on its own" "$tmp/ttl.log" || fail "the installed semsim did not find its clock library"
+[ -f "$tmp/p/lib/semsim/libsemsim_client_clock.so" ] || fail "the client clock library is not installed"
+"$bin" run --variant "driver:python3 $tmp/p/share/semsim/examples/drivers/minimal-lock-driver.py" --clients 1 --limit 1 \
+  --skew fixed:-50ms --duration 300ms --no-charts --out "$tmp/driver" >"$tmp/driver.log" 2>&1 \
+  || { cat "$tmp/driver.log"; fail "installed semsim cannot run a driver (its client clock library)"; }
 "$bin" scenario no-such-scenario.ini >"$tmp/missing.log" 2>&1 && fail "a missing scenario ran"
 [ -x "$tmp/p/share/semsim/examples/ci/semsim-ci.sh" ] || fail "examples/ci/semsim-ci.sh not installed executable"
 

@@ -1,0 +1,176 @@
+// The state of one driver run (driver_run.h), shared by the files that make it: driver_run.cpp
+// (processes, protocol, the loop, the history) and driver_plan.cpp (what the plan sends when: the
+// workload, the faults). Private to sim/drivers.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "algorithms/api/semaphore.h"
+#include "sim/core/client_streams.h"
+#include "sim/core/random.h"
+#include "sim/core/wall_clock.h"
+#include "sim/drivers/driver_clock.h"
+#include "sim/drivers/driver_process.h"
+#include "sim/drivers/driver_protocol.h"
+#include "sim/drivers/driver_run.h"
+#include "sim/drivers/history_order.h"
+#include "sim/drivers/real_clock.h"
+
+namespace semsim {
+
+namespace driver_run {
+
+constexpr std::int64_t kSecond = 1'000'000'000;
+// How long a driver may take from its start to `driver ok - ready` (a runtime loading its
+// modules on a loaded machine takes seconds).
+constexpr std::int64_t kReadyLimitNs = 60 * kSecond;
+// While a driver starts, its clock is moved this far beyond the plan: at `ready`, a wall clock that
+// did not move by it tells a driver the library cannot reach.
+constexpr std::int64_t kProbeNs = 3600 * kSecond;
+// A driver writes its line within this long of reading its clock, unless semsim stopped it: rows
+// older than this (and than any stopped driver's pause) go to the history in order.
+constexpr std::int64_t kOrderWindowNs = kSecond;
+// How long semsim waits to see a signal land (a group stopped, running again, gone).
+constexpr std::int64_t kObserveNs = kSecond;
+// At the end: how long drivers have to quit before they are killed.
+constexpr std::int64_t kQuitGraceNs = 2 * kSecond;
+
+// A folder of the run's own under the system's temporary folder, removed with it.
+struct PrivateDir {
+  std::filesystem::path path;
+  PrivateDir() {
+    std::string name = (std::filesystem::temp_directory_path() / "semsim-drivers-XXXXXX").string();
+    if (!::mkdtemp(name.data())) throw SetupError("cannot make a folder for the clients' clock pages in " + name);
+    path = name;
+  }
+  ~PrivateDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+// A failure of the run once it started: it ends early, and says this.
+struct DriverFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline std::int64_t us(Micros d) { return d.count(); }
+
+}  // namespace driver_run
+
+// A permit a client asked for: the commands about it that are out, and what comes after each.
+struct DriverPermit {
+  struct Pending {
+    std::int64_t sent_ns = 0;
+    bool invoked = false;
+    std::function<void(Phase)> then;
+  };
+  std::map<DriverOp, Pending> pending;
+};
+
+struct DriverClient {
+  int id = 0;
+  std::unique_ptr<DriverClock> clock;
+  std::vector<std::unique_ptr<ClientProxy>> proxies;  // one per master
+  std::unique_ptr<DriverProcess> process;
+  std::uint64_t epoch = 0;  // one more per process: steps planned for a dead one do nothing
+  bool ready = false;
+  bool crashed = false;
+  bool scripted = false;
+  int scripted_acquires_left = 0;
+  // Its clock as planned: skew and drift from the clock stream, and whether anything moves it.
+  Micros skew{0};
+  double drift_ppm = 0;
+  bool plan_moves_clock = false;
+  bool unmoved_noted = false;
+  // Pauses: stopped now, until when, since when (true µs), and when it last resumed (ns).
+  bool paused = false;
+  std::int64_t paused_until_ns = 0, paused_from_us = 0, resumed_ns = 0;
+  Rng behaviour{0};
+  int permits_asked = 0;
+  std::map<std::string, DriverPermit> permits;
+  std::string holding;  // the permit it believes it holds, or ""
+  std::vector<std::pair<DriverOp, std::string>> backlog;  // commands waiting for `ready`
+};
+
+struct DriverRun::State {
+  explicit State(DriverRun& r) : run(r), o(r.options_), history(r.sink_) {}
+
+  void start();
+  void start_process(DriverClient& c);
+  void await_ready();
+  void begin();
+  void schedule();
+  void loop();
+  void finish();
+  void end_processes(bool gracefully);
+
+  // Protocol.
+  void drain(bool before_start);
+  void handle_line(DriverClient& c, const std::string& text);
+  void on_ready(DriverClient& c, const DriverLine& line);
+  void send(DriverClient& c, const std::string& id, DriverOp op, std::function<void(Phase)> then);
+  [[noreturn]] void fail(const DriverClient& c, const std::string& what, const std::string& line = {});
+
+  // The workload, as sim/core's Workload runs it.
+  void think(DriverClient& c);
+  void try_acquire(DriverClient& c, int tries);
+  void hold(DriverClient& c, const std::string& id, Micros length, std::function<void()> next);
+  void refresh_step(DriverClient& c, const std::string& id, std::int64_t until_ns, std::function<void()> next);
+  void release(DriverClient& c, const std::string& id, std::function<void()> next);
+  void scripted(DriverClient& c, const ScriptedAction& a);
+  std::string new_permit(DriverClient& c);
+
+  // Faults.
+  void pause(DriverClient& c, Micros length);
+  void resume(DriverClient& c);
+  void crash(DriverClient& c);
+  void jump(DriverClient& c, Micros by);
+  void server_fault(const ScriptedAction& a);
+  // Runs `work` on Redis's processes (a restart, a failover), which takes real time.
+  void on_redis(const std::function<void()>& work);
+  void faults_at_rates(DriverClient& c);
+  void server_faults_at_rates();
+  void use_masters_now();
+
+  // Time and rows.
+  std::int64_t true_us(std::int64_t mono_ns) const { return (mono_ns - t0) / kNsPerUs; }
+  std::int64_t now_us() const { return true_us(monotonic_ns()); }
+  void at(std::int64_t due_ns, std::function<void()> step) { timers.emplace(due_ns, std::move(step)); }
+  // A step of a client's process: nothing if the process it was planned for has died.
+  void after(DriverClient& c, Micros delay, std::function<void()> step);
+  void record(int client, std::int64_t mono_ns, std::int64_t client_us, Op op, Phase phase, std::string id = {},
+              std::string detail = {});
+  // A row of semsim's own about a client (a fault): its clock as the page sets it.
+  void record_fault(DriverClient& c, std::int64_t mono_ns, Op op, std::string detail = {});
+  void record_server(std::int64_t mono_ns, Op op, std::string detail = {});
+  std::int64_t watermark_us(std::int64_t drained_ns) const;
+  std::uint64_t seed(int client, streams::Salt salt) const { return derive_seed(o.seed, client_stream(client, salt)); }
+
+  DriverRun& run;
+  const RunOptions& o;
+  HistoryOrder history;
+  driver_run::PrivateDir pages;  // the clients' clock pages
+  std::vector<std::unique_ptr<DriverClient>> clients;  // [0] is Redis's side: no process
+  std::vector<std::shared_ptr<Upstream>> upstreams;
+  std::multimap<std::int64_t, std::function<void()>> timers;  // by due instant; ties in order
+  bool started = false;
+  std::int64_t t0 = 0, end_ns = 0;
+  std::int64_t wall_origin_us = 0;   // the real wall clock at true time 0
+  std::int64_t real_minus_mono = 0;  // CLOCK_REALTIME - CLOCK_MONOTONIC, as semsim reads them
+  std::int64_t fault_busy_until_ns = 0, fault_busy_ns = 0;  // semsim acting on Redis's processes
+  Progress progress{o.progress};  // a line on a terminal: a driver run takes its --duration in real time
+  std::uint64_t grants = 0;
+  LagMeter lags;
+  std::int64_t step_late_max_ns = 0;
+  std::int64_t restarts = 0;
+  RunResult result;
+};
+
+}  // namespace semsim

@@ -1,0 +1,380 @@
+// Driver runs end to end (`semsim run --variant driver:COMMAND`), with the dependency-free driver of
+// examples/drivers/minimal-lock-driver.py (a SET NX PX lock) against the embedded Redis: what the
+// history says, the faults landing on real processes, what semsim refuses, and no driver process
+// outliving its run on any path. Real time on a loaded machine: margins of hundreds of ms.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/drivers/driver_process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Row {
+  long long true_us, client, client_us;
+  std::string op, phase, id, detail;
+};
+
+class DriverRunTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("semsim-driver-run-test-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    // A copy under a name of this test's own: `pgrep -f` then finds exactly its processes.
+    driver_ = dir_ / "minimal-lock-driver.py";
+    fs::copy_file(SEMSIM_MINIMAL_DRIVER, driver_);
+    fake_ = dir_ / "fake-driver.py";
+    fs::copy_file(fs::path(SEMSIM_SOURCE_DIR) / "tests/drivers/fake_driver.py", fake_);
+  }
+  void TearDown() override {
+    EXPECT_EQ(left_running(), "") << "driver processes outlived the run";
+    fs::remove_all(dir_);
+  }
+  // Runs semsim with `args` (a shell command line's tail); its exit code, and its output in output_.
+  int semsim(const std::string& args, const std::string& before = "") {
+    const std::string command = before + std::string(SEMSIM_BINARY) + " run " + args + " --out " + (dir_ / "out").string() +
+                                " --no-charts > " + (dir_ / "log").string() + " 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(dir_ / "log");
+    output_ = std::string((std::istreambuf_iterator<char>(in)), {});
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 256 + WTERMSIG(status);
+  }
+  std::string variant() const { return "--variant \"driver:python3 " + driver_.string() + "\""; }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+  std::string summary(const std::string& column) const { return csv_column(dir_ / "out" / "summary.csv", column); }
+  static std::string csv_column(const fs::path& file, const std::string& column) {
+    std::ifstream in(file);
+    std::string header, row;
+    std::getline(in, header);
+    std::getline(in, row);
+    std::vector<std::string> names, values;
+    std::stringstream h(header), r(row);
+    for (std::string f; std::getline(h, f, ',');) names.push_back(f);
+    for (std::string f; std::getline(r, f, ',');) values.push_back(f);
+    const auto at = std::find(names.begin(), names.end(), column);
+    return at == names.end() || static_cast<std::size_t>(at - names.begin()) >= values.size() ? "?" : values[at - names.begin()];
+  }
+  std::vector<Row> history() const {
+    std::ifstream in(dir_ / "out" / "history.csv");
+    std::string line;
+    std::getline(in, line);
+    std::vector<Row> rows;
+    while (std::getline(in, line)) {
+      std::vector<std::string> f;
+      std::string field;
+      bool quoted = false;
+      for (char c : line) {
+        if (c == '"') quoted = !quoted;
+        else if (c == ',' && !quoted) f.push_back(std::exchange(field, {}));
+        else field += c;
+      }
+      f.push_back(field);
+      rows.push_back({std::stoll(f[1]), std::stoll(f[2]), std::stoll(f[5]), f[3], f[4], f[6], f.size() > 7 ? f[7] : ""});
+    }
+    return rows;
+  }
+  // Processes whose command line names this test's own copies of the drivers.
+  std::string left_running() const {
+    std::string out;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+      std::string cmdline = semsim::read_proc_file((entry.path() / "cmdline").string());
+      std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+      // semsim's own processes (the embedded Redis's watchdog, a moment after semsim) name the
+      // driver on their command line too: only a driver's own count.
+      if (cmdline.starts_with(SEMSIM_BINARY)) continue;
+      if (cmdline.find(driver_.string()) != std::string::npos || cmdline.find(fake_.string()) != std::string::npos) {
+        const std::string state = semsim::read_proc_file((entry.path() / "stat").string());
+        if (state.find(") Z") != std::string::npos) continue;  // ended, its parent about to reap it
+        out += entry.path().filename().string() + " " + cmdline + "\n";
+      }
+    }
+    return out;
+  }
+  fs::path dir_, driver_, fake_;
+  std::string output_;
+};
+
+long long median(std::vector<long long> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+TEST_F(DriverRunTest, ACalmRunOfARealLockIsValidBusyAndInTrueTimeOrder) {
+  ASSERT_EQ(semsim(variant() + " --clients 3 --limit 1 --timeout 5s --hold fixed:20ms --think fixed:20ms --duration 2s"), 0)
+      << output_;
+  EXPECT_EQ(summary("over_admission"), "0");
+  EXPECT_EQ(summary("mode"), "paced");
+  EXPECT_GE(std::stoi(summary("granted")), 5) << output_;
+  EXPECT_GT(std::stoi(summary("commands")), 5);  // counted by the proxies
+  const auto rows = history();
+  ASSERT_GE(rows.size(), 3u);
+  EXPECT_EQ(rows.front().op, "run");
+  EXPECT_EQ(rows.back().op, "run");
+  EXPECT_EQ(rows.back().phase, "ok");
+  EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.true_us < b.true_us; }));
+  // Each permit's rows carry its ID; the library's own identifier is the ok's detail.
+  std::map<std::string, std::vector<std::string>> phases;
+  for (const Row& r : rows)
+    if (r.op == "acquire") phases[r.id].push_back(r.phase);
+  for (const auto& [id, p] : phases) {
+    EXPECT_EQ(p.front(), "invoke") << id;
+    if (p.size() == 2) {
+      EXPECT_TRUE(p[1] == "ok" || p[1] == "fail") << id;
+    }
+  }
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "realtime.csv"));
+  EXPECT_NE(output_.find("unplanned: command lag"), std::string::npos) << output_;
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "drivers" / "client-3.stderr"));
+  EXPECT_EQ(std::system((std::string(SEMSIM_BINARY) + " analyze " + (dir_ / "out" / "history.csv").string() + " >/dev/null").c_str()), 0);
+}
+
+TEST_F(DriverRunTest, EachClientsWallClockReadsItsSkewAndItsJumps) {
+  const std::string clients = write("clients.csv", "client,skew\n1,fixed:0ms\n2,fixed:-300ms\n");
+  const std::string actions = write("actions.csv", "at,client,action,arg\n100ms,1,acquire,50ms\n300ms,2,acquire,50ms\n"
+                                                   "500ms,2,jump,+2s\n800ms,2,acquire,50ms\n");
+  ASSERT_EQ(semsim(variant() + " --clients 2 --limit 1 --timeout 5s --duration 1500ms --clients-file " + clients +
+                   " --actions-file " + actions),
+            0)
+      << output_;
+  std::vector<long long> one, two_before, two_after;
+  for (const Row& r : history()) {
+    if (r.op != "acquire") continue;
+    const long long offset_ms = (r.client_us - r.true_us) / 1000;
+    if (r.client == 1) one.push_back(offset_ms);
+    if (r.client == 2) (r.true_us < 500'000 ? two_before : two_after).push_back(offset_ms);
+  }
+  ASSERT_FALSE(one.empty());
+  ASSERT_FALSE(two_before.empty());
+  ASSERT_FALSE(two_after.empty());
+  EXPECT_NEAR(median(one), 0, 30);
+  EXPECT_NEAR(median(two_before), -300, 30);  // WALL_MS as the driver read it, on the run's time base
+  EXPECT_NEAR(median(two_after), 1700, 30);
+  bool jump_row = false;
+  for (const Row& r : history()) jump_row |= r.op == "jump" && r.client == 2 && r.detail == "by_us=2000000";
+  EXPECT_TRUE(jump_row);
+}
+
+TEST_F(DriverRunTest, AHolderStoppedPastItsLeaseOverAdmitsAndThePauseLandsInTheHistory) {
+  // 300 ms between the grant and the stop: a loaded machine may take a while to answer the acquire.
+  const std::string actions = write("actions.csv", "at,client,action,arg\n100ms,1,acquire,1s\n400ms,1,pause,1200ms\n"
+                                                   "1000ms,2,acquire,200ms\n");
+  ASSERT_EQ(semsim(variant() + " --clients 2 --limit 1 --timeout 500ms --duration 3s --actions-file " + actions), 0)
+      << output_;
+  std::ifstream rows(dir_ / "out" / "history.csv");
+  EXPECT_EQ(summary("over_admission"), "1") << output_ << std::string((std::istreambuf_iterator<char>(rows)), {});
+  long long paused = -1, resumed = -1, release_invoke = -1;
+  for (const Row& r : history()) {
+    if (r.client != 1) continue;
+    if (r.op == "pause") paused = r.true_us;
+    if (r.op == "resume") resumed = r.true_us;
+    if (r.op == "release" && r.phase == "invoke") release_invoke = r.true_us;
+  }
+  ASSERT_GE(paused, 0);
+  // As planned, but for how late semsim's own step ran (a loaded machine): which it reports.
+  const long long late_us = std::llround(std::stod(csv_column(dir_ / "out" / "realtime.csv", "step_late_max_ms")) * 1000);
+  EXPECT_GE(resumed - paused, 1'200'000 - 5'000);
+  EXPECT_LE(resumed - paused, 1'200'000 + late_us + 50'000);
+  EXPECT_GE(release_invoke, resumed);  // the stopped process read its release only once it ran again
+}
+
+TEST_F(DriverRunTest, ACrashedClientsNextAcquireStartsAFreshProcessThatHoldsNothing) {
+  // The dead process's lock (10 s lease) is still in Redis: the fresh one is refused, however long
+  // it takes to start on a loaded machine.
+  const std::string actions = write("actions.csv", "at,client,action,arg\n100ms,1,acquire,9s\n400ms,1,crash,\n"
+                                                   "700ms,1,acquire,100ms\n");
+  ASSERT_EQ(semsim(variant() + " --clients 1 --limit 1 --timeout 10s --duration 8s --actions-file " + actions), 0) << output_;
+  std::vector<std::string> client1;
+  for (const Row& r : history())
+    if (r.client == 1) client1.push_back(r.op + " " + r.phase);
+  EXPECT_EQ(client1, (std::vector<std::string>{"acquire invoke", "acquire ok", "crash ok", "acquire invoke", "acquire fail",
+                                                "done ok"}))
+      << output_;
+  EXPECT_EQ(csv_column(dir_ / "out" / "realtime.csv", "restarts"), "1");
+}
+
+TEST_F(DriverRunTest, ARedisRestartWithoutPersistenceLosesTheLockUnderItsHolder) {
+  const std::string actions = write("actions.csv", "at,client,action,arg\n100ms,1,acquire,3s\n500ms,0,redis_restart,\n"
+                                                   "1200ms,2,acquire,200ms\n1600ms,2,acquire,200ms\n");
+  ASSERT_EQ(semsim(variant() + " --clients 2 --limit 1 --timeout 10s --duration 2500ms --persistence none --actions-file " +
+                   actions),
+            0)
+      << output_;
+  EXPECT_EQ(summary("over_admission"), "1") << output_;
+  EXPECT_EQ(summary("server_faults"), "1");
+}
+
+TEST_F(DriverRunTest, ADisconnectCutsEveryClientsConnectionAndTheyComeBack) {
+  const std::string actions = write("actions.csv", "at,client,action,arg\n400ms,0,disconnect,\n");
+  // A lease of 300 ms: a release that the cut made unknown leaves the lock to expire, not to block the run.
+  ASSERT_EQ(semsim(variant() + " --clients 2 --limit 1 --timeout 300ms --hold fixed:20ms --think fixed:50ms --duration 2s "
+                               "--actions-file " + actions),
+            0)
+      << output_;
+  long long cut = -1, granted_after = 0;
+  for (const Row& r : history()) {
+    if (r.op == "disconnect") cut = r.true_us;
+    if (cut >= 0 && r.op == "acquire" && r.phase == "ok" && r.true_us > cut) ++granted_after;
+  }
+  EXPECT_GE(cut, 400'000);
+  EXPECT_GE(granted_after, 2) << output_;
+}
+
+struct Refusal {
+  const char* how;
+  const char* says;
+};
+
+class DriverRefusalTest : public DriverRunTest, public ::testing::WithParamInterface<Refusal> {};
+
+TEST_P(DriverRefusalTest, ADriverThatBreaksTheProtocolIsRefusedWithExit2NamingTheClient) {
+  const Refusal r = GetParam();
+  const std::string pid_file = (dir_ / "pid").string();
+  EXPECT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " " + r.how + " " + pid_file +
+                   "\" --clients 2 --limit 1 --think fixed:50ms --duration 2s"),
+            2)
+      << output_;
+  EXPECT_NE(output_.find("client "), std::string::npos) << output_;
+  EXPECT_NE(output_.find(r.says), std::string::npos) << output_;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Refusals, DriverRefusalTest,
+    ::testing::Values(Refusal{"exit-before-ready", "ended before it said `driver ok - ready` (its stdout closed; it exited "
+                                                   "with status 4) (its stderr ends: about to fail)"},
+                      Refusal{"ready-twice", "said `driver ok - ready` twice"},
+                      Refusal{"unknown-id", "ID 'nobody-sent-this' is none semsim sent"},
+                      Refusal{"outcome-before-invoke", "an outcome before its invoke"},
+                      Refusal{"garbage-mid-run", "not a protocol line: 4 of at least 5 fields (a line is MONO_NS WALL_MS OP PHASE ID "
+                                                 "[DETAIL]): 'acquire? sure, why not'"},
+                      Refusal{"exit-mid-run", "the driver ended (its stdout closed; it exited with status 5)"}),
+    [](const ::testing::TestParamInfo<Refusal>& info) {
+      std::string name = info.param.how;
+      std::replace(name.begin(), name.end(), '-', '_');
+      return name;
+    });
+
+TEST_F(DriverRunTest, ADriverThatNeverSaysReadyIsRefusedAfterAMinuteNamingTheClient) {
+  const std::string pid_file = (dir_ / "pid").string();
+  EXPECT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " never-ready " + pid_file + "\" --clients 1 --duration 1s"), 2)
+      << output_;
+  EXPECT_NE(output_.find("client 1: the driver did not say `driver ok - ready` within 60 s"), std::string::npos) << output_;
+  // TearDown: the sleeping driver is gone too.
+}
+
+TEST_F(DriverRunTest, APermitTheLibraryReportsLostUnaskedIsLostInTheHistoryAndNeverReleased) {
+  ASSERT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " loses-permit\" --clients 1 --limit 1 --timeout 5s "
+                   "--hold fixed:100ms --think fixed:50ms --duration 1s"),
+            0)
+      << output_;
+  std::map<std::string, std::vector<std::string>> permits;  // ID -> its rows
+  std::string last;  // the last permit asked for
+  for (const Row& r : history()) {
+    if (r.client != 1 || r.id.empty()) continue;
+    permits[r.id].push_back(r.op + " " + r.phase + (r.detail.empty() ? "" : " " + r.detail));
+    last = r.id;
+  }
+  int judged = 0;
+  for (const auto& [id, rows] : permits) {
+    if (rows.size() < 3 && id == last) continue;  // the last one may be cut by the run's end
+    ++judged;
+    EXPECT_EQ(rows, (std::vector<std::string>{"acquire invoke", "acquire ok token-" + id, "refresh fail lost: the lock expired"}))
+        << id;  // and no release: the client knows it holds nothing
+  }
+  EXPECT_GE(judged, 2) << output_;
+  EXPECT_EQ(summary("over_admission"), "0");
+}
+
+TEST_F(DriverRunTest, ARepeatedRunSaysInHowManyOfItsRunsThePlanWasInvalid) {
+  const std::string actions = write("actions.csv", "at,client,action,arg\n100ms,1,acquire,1s\n400ms,1,pause,1200ms\n"
+                                                   "1000ms,2,acquire,200ms\n");
+  ASSERT_EQ(semsim(variant() + " --clients 2 --limit 1 --timeout 500ms --duration 2500ms --seed 7 --repeat 2 --actions-file " +
+                   actions),
+            0)
+      << output_;
+  EXPECT_NE(output_.find("seed 7: invalid"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("seed 8: invalid"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("invalid (over-admission) in 2 of 2 runs"), std::string::npos) << output_;
+  EXPECT_EQ(csv_column(dir_ / "out" / "seed-8" / "summary.csv", "over_admission"), "1");
+  std::ifstream repeat(dir_ / "out" / "repeat.csv");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(repeat, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u);  // a header, one row per run
+  EXPECT_NE(lines[0].find("lag_max_ms"), std::string::npos);  // each run's unplanned delays beside its verdict
+}
+
+TEST_F(DriverRunTest, AModelsCounterexampleReplaysAgainstTheDriverWithTheSamePlanEachTime) {
+  // As `semsim check` writes one: a model variant in virtual time, its plan, the broken expectation.
+  write("counterexample.actions.csv", "at,client,action,arg\n100ms,1,acquire,1s\n400ms,1,pause,1200ms\n1000ms,2,acquire,200ms\n");
+  const std::string ini = write("counterexample.ini", "variant = ttl-key\nmode = virtual\nclients = 2\nlimit = 1\n"
+                                                      "timeout = 500ms\nduration = 2500ms\n"
+                                                      "actions-file = counterexample.actions.csv\n\n[expect]\nover_admission_max = 0\n");
+  const std::string command = std::string(SEMSIM_BINARY) + " scenario " + ini + " " + variant() + " --repeat 2 --out " +
+                              (dir_ / "out").string() + " > " + (dir_ / "log").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(dir_ / "log");
+  output_ = std::string((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 1) << output_;  // the real lock fails the same way
+  EXPECT_NE(output_.find("a driver runs real processes, in real time (paced)"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("invalid (over-admission) in 2 of 2 runs"), std::string::npos) << output_;
+  int paused = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "out"))
+    if (entry.path().filename() == "history.csv") {
+      std::ifstream rows(entry.path());
+      for (std::string line; std::getline(rows, line);) paused += line.find(",1,pause,") != std::string::npos;
+    }
+  EXPECT_EQ(paused, 2) << output_;  // the plan's pause, on the real process, in each run
+}
+
+TEST_F(DriverRunTest, ADriverWhoseClockCannotBeMovedIsRefusedSayingWhyWhenThePlanMovesIt) {
+  EXPECT_EQ(semsim(std::string("--variant driver:") + SEMSIM_STATIC_DRIVER + " --clients 1 --skew fixed:100ms --duration 1s"), 2)
+      << output_;
+  EXPECT_NE(output_.find("did not follow semsim's client clock library"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("is a static binary"), std::string::npos) << output_;
+  // A plan that moves no clock runs it as it is, and says so.
+  EXPECT_EQ(semsim(std::string("--variant driver:") + SEMSIM_STATIC_DRIVER + " --clients 1 --duration 300ms"), 0) << output_;
+  EXPECT_NE(output_.find("its wall clock cannot be moved"), std::string::npos) << output_;
+}
+
+TEST_F(DriverRunTest, CtrlCEndsTheRunWithEveryDriverGoneAndAnAnalyzableHistory) {
+  // Ctrl-C once the history has rows (the drivers may take seconds to start on a loaded machine).
+  const std::string out = (dir_ / "out").string(), log = (dir_ / "log").string();
+  const std::string script = std::string(SEMSIM_BINARY) + " run " + variant() +
+                             " --clients 3 --limit 1 --timeout 5s --duration 60s --no-charts --out " + out + " >" + log +
+                             " 2>&1 & pid=$!; for i in $(seq 600); do [ \"$(wc -l < " + out +
+                             "/history.csv 2>/dev/null || echo 0)\" -ge 5 ] && break; sleep 0.1; done; "
+                             "kill -INT $pid; wait $pid";
+  const int status = std::system(("bash -c '" + script + "'").c_str());
+  std::ifstream in(log);
+  output_ = std::string((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 130) << output_;
+  const auto rows = history();
+  ASSERT_GE(rows.size(), 5u);
+  EXPECT_EQ(rows.back().op, "run");
+  EXPECT_EQ(rows.back().phase, "fail");
+  EXPECT_NE(rows.back().detail.find("interrupted by signal 2"), std::string::npos);
+  // TearDown: no driver process left.
+}
+
+TEST_F(DriverRunTest, VirtualTimeIsRefusedForRealProcesses) {
+  EXPECT_EQ(semsim(variant() + " --mode virtual"), 2);
+  EXPECT_NE(output_.find("real processes, in real time (--mode paced)"), std::string::npos) << output_;
+}
+
+}  // namespace

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# One reference driver (examples/drivers/), its real library under semsim (ctest -L drivers):
+#   tests/drivers/reference_driver_test.sh SEMSIM DRIVER CACHE
+# DRIVER: redis-semaphore (its Semaphore), redis-semaphore-mutex (its Mutex), redis-py (its Lock).
+# Runs the situations of the published-library suite (tests/libraries/library_test.sh) with the real
+# client, each --repeat 5 (real time: a verdict is a rate), asserts each rate over the runs the machine
+# did not stall beyond the plan's margin (their unplanned delays, realtime.csv), and writes
+# CACHE/results/real-DRIVER.csv, from which tests/libraries/write_results_table.py puts the real
+# client's column beside the model's in docs/libraries.md. For redis-semaphore it also replays the
+# counterexample that `semsim check` finds in the model against the real library.
+# Exit 77 (ctest: skipped) without node/npm or the npm registry, or without Debian's python3-redis.
+set -uo pipefail
+semsim=${1:?usage: $0 SEMSIM DRIVER CACHE}; driver=${2:?}; cache=${3:?}
+here=$(dirname "$(readlink -f "$0")"); root=$(readlink -f "$here/../..")
+drivers="$root/examples/drivers"
+mkdir -p "$cache/results"
+
+case $driver in
+  redis-semaphore | redis-semaphore-mutex)
+    library=redis-semaphore; version=5.8.0
+    command -v node >/dev/null && command -v npm >/dev/null || { echo "skipped: node and npm are not installed"; exit 77; }
+    node_dir="$cache/node"
+    if [ ! -f "$node_dir/node_modules/redis-semaphore/package.json" ] ||
+       ! grep -q "\"version\": \"$version\"" "$node_dir/node_modules/redis-semaphore/package.json"; then
+      mkdir -p "$node_dir"
+      timeout 300 npm install --prefix "$node_dir" --silent --no-audit --no-fund "redis-semaphore@$version" ioredis@5.9.3 \
+        >"$cache/npm-drivers.log" 2>&1 || { echo "skipped: npm install failed: $(tail -1 "$cache/npm-drivers.log")"; exit 77; }
+    fi
+    kind=semaphore; [ "$driver" = redis-semaphore-mutex ] && kind=mutex
+    variant="driver:NODE_PATH=$node_dir/node_modules node $drivers/redis-semaphore-driver.js $kind" ;;
+  redis-py)
+    library=redis-py; version=$(/usr/bin/python3 -c 'import redis; print(redis.__version__)' 2>/dev/null) \
+      || { echo "skipped: Debian's python3-redis is not installed"; exit 77; }
+    variant="driver:/usr/bin/python3 $drivers/redis-py-lock-driver.py" ;;
+  *) echo "unknown driver $driver"; exit 2 ;;
+esac
+
+out="$cache/runs/real-$driver"; rm -rf "$out"; mkdir -p "$out"
+results="$cache/results/real-$driver.csv"
+# runs: the clean ones; unplanned_ms: each run's largest unplanned delay, all runs
+echo "library,driver,version,situation,runs,invalid,unknown,unplanned_ms,expected,met" >"$results"
+failed=0
+
+# repeat.csv of a folder, over the runs whose largest unplanned delay stayed within MARGIN_MS (a run
+# the machine stalled by more than the plan's margin says nothing about the library):
+# "INVALID UNKNOWN CLEAN RUNS UNPLANNED_MS..." (each run's largest unplanned delay)
+tally() {
+  python3 - "$1/repeat.csv" "$2" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+worst = lambda r: max(float(r[c]) for c in ("lag_max_ms", "step_late_max_ms", "proxy_late_max_ms", "late_lines_max_ms"))
+clean = [r for r in rows if worst(r) <= float(sys.argv[2])]
+print(sum(r["safety"] == "invalid" for r in clean), sum(r["safety"] == "unknown" for r in clean), len(clean), len(rows),
+      " ".join(f"{worst(r):.1f}" for r in rows))
+PY
+}
+# situation, expected rate over the clean runs ("most": at least two thirds invalid, "few": at most a
+# third, "any"), the plan's margin in ms, folder of a --repeat run. Fewer than 2 clean runs: too noisy
+# to judge here (said, not failed).
+record() {
+  local situation=$1 expected=$2 margin=$3 dir=$4 invalid unknown clean runs worst met=yes
+  read -r invalid unknown clean runs worst < <(tally "$dir" "$margin")  # worst: one figure per run
+  if [ "$clean" -lt 2 ] && [ "$expected" != any ]; then
+    met=noisy
+  else
+    case $expected in
+      most) [ $((3 * invalid)) -ge $((2 * clean)) ] || met=NO ;;
+      few) [ $((3 * invalid)) -le "$clean" ] || met=NO ;;
+    esac
+  fi
+  [ "$met" = NO ] && { failed=1; echo "FAILED $driver: $situation: invalid in $invalid of $clean clean runs, expected $expected"; }
+  echo "$library,$driver,$version,\"$situation\",$clean,$invalid,$unknown,$worst,$expected,$met" >>"$results"
+  echo "$met  $situation: invalid in $invalid of $clean runs within ${margin} ms of the plan ($runs run; unknown $unknown;" \
+       "expected $expected); unplanned ms per run: $worst"
+}
+run() {  # name, then semsim run arguments
+  local name=$1; shift
+  "$semsim" run --variant "$variant" --repeat 5 --no-charts --out "$out/$name" "$@" >"$out/$name.log" 2>&1
+  local code=$?
+  [ $code = 0 ] || { echo "FAILED $driver: $name: semsim run exited $code: $(tail -2 "$out/$name.log")"; failed=1; return 1; }
+}
+actions() { printf 'at,client,action,arg\n%b' "$1" >"$out/$2"; echo "$out/$2"; }
+
+# The clock-skew test of redis-semaphore's own suite (as tests/libraries/library_test.sh plans it):
+# limit 1, lockTimeout 500 ms, the second client's clock 450 or 550 ms ahead, asking 25 ms after the
+# first. The Semaphore scores by the clients' clocks; the Mutex and redis-py's Lock lease by Redis's
+# TTL, where a client's clock does not count. 25 ms either way flips the order: the margin.
+a=$(actions '0ms,1,acquire,10s\n25ms,2,acquire,100ms\n' skew.csv)
+for skew in 450 550; do
+  printf 'client,skew\n1,fixed:0ms\n2,fixed:%sms\n' "$skew" >"$out/c$skew.csv"
+  expected=few; [ "$driver" = redis-semaphore ] && [ $skew = 550 ] && expected=most
+  run "skew-$skew" --clients 2 --limit 1 --timeout 500ms --duration 1s --clients-file "$out/c$skew.csv" --actions-file "$a" \
+    && record "its own skew test: a clock ${skew} ms ahead (lockTimeout 500 ms)" $expected 25 "$out/skew-$skew"
+done
+
+# Redis faults: client 1 holds the only permit (10 s lease) when the fault strikes; client 2 asks after.
+held='0ms,1,acquire,5s\n'
+run restart --clients 2 --limit 1 --timeout 10s --duration 1s --persistence none \
+  --actions-file "$(actions "${held}100ms,0,redis_restart,\n200ms,2,acquire,1s\n" restart.csv)" \
+  && record "Redis restarts without persistence" most 100 "$out/restart"
+run restart-aof --clients 2 --limit 1 --timeout 10s --duration 1s --persistence aof-always \
+  --actions-file "$out/restart.csv" && record "Redis restarts with aof-always" few 100 "$out/restart-aof"
+run failover --clients 2 --limit 1 --timeout 10s --duration 1s --replicas 1 \
+  --actions-file "$(actions "100ms,1,acquire,5s\n300ms,0,failover,250ms\n400ms,2,acquire,1s\n" failover.csv)" \
+  && record "failover to a replica 250 ms behind" most 100 "$out/failover"
+# The GC-pause critique of leases: client 1 takes the lock (500 ms lease), its process is stopped for
+# 1 s, the lease ends, client 2 takes it at 800 ms, client 1 resumes believing it holds.
+run gc-pause --clients 2 --limit 1 --timeout 500ms --duration 2s \
+  --actions-file "$(actions '0ms,1,acquire,2s\n100ms,1,pause,1s\n800ms,2,acquire,1s\n' gc-pause.csv)" \
+  && record "a client pauses past its lease (GC pause)" most 200 "$out/gc-pause"
+
+# The counterexample `semsim check` finds in the model, replayed against the real library.
+if [ "$driver" = redis-semaphore ]; then
+  "$root/tests/libraries/fetch_libraries.sh" "$cache" >/dev/null || exit $?
+  "$semsim" check --variant "script:$cache/redis-semaphore/redis-semaphore.ini" --cases 300 --seed 1 --no-preconditions \
+    --out "$out/check" >"$out/check.log" 2>&1
+  if [ -f "$out/check/counterexample.ini" ]; then
+    "$semsim" scenario "$out/check/counterexample.ini" --variant "$variant" --repeat 5 --out "$out/replay" >"$out/replay.log" 2>&1
+    code=$?
+    [ $code = 0 ] || [ $code = 1 ] || { echo "FAILED $driver: the counterexample's replay exited $code: $(tail -2 "$out/replay.log")"; failed=1; }
+    replay=$(find "$out/replay" -name repeat.csv | head -1)
+    [ -n "$replay" ] && record "semsim check outside its rule (up to 300 cases): counterexample" any 1000000 "$(dirname "$replay")"
+  else
+    echo "FAILED $driver: semsim check found no counterexample to replay: $(tail -2 "$out/check.log")"; failed=1
+  fi
+fi
+exit $failed
