@@ -13,6 +13,7 @@
 #include "algorithms/lua.h"
 #include "algorithms/lua_wait.h"
 #include "algorithms/planted.h"
+#include "algorithms/redlock.h"
 #include "algorithms/scripts/script_variant.h"
 #include "algorithms/ttl_key.h"
 
@@ -69,7 +70,7 @@ const std::vector<VariantInfo>& variant_registry() {
         basic_variant(), basic_pipeline_variant(), fair_variant(), fair_global_counter_variant(),
         fair_locked_variant(), fair_locked_as_published_variant(), ttl_key_variant(),
         // beyond the seeds
-        lua_variant(), lua_wait_variant(),
+        lua_variant(), lua_wait_variant(), redlock_variant(), redlock_semaphore_variant(),
     };
     for (VariantInfo& planted : planted_variants()) v.push_back(std::move(planted));  // algorithms/planted.cpp
     return v;

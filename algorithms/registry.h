@@ -27,6 +27,12 @@ struct Preconditions {
   bool clock_spread = false;   // clocks differ by at most T/4 at any time of the run
   bool no_delay = false;       // no network delay or spikes, and no pauses (a pause is a delay)
   bool bounded_delay = false;  // delays far (100x) below the lock timeout
+  // Redlock's assumptions over N masters (redis.io "Distributed locks with Redis"):
+  bool within_validity = false;    // a holder finishes within its validity: hold + pauses + master
+                                   // timeout + drift < ttl
+  bool master_clock_rate = false;  // each master's clock drifts at most the drift factor
+  bool no_master_jumps = false;    // no master's clock jumps
+  bool delayed_restarts = false;   // a crashed master stays down for a ttl, or keeps its data (aof-always)
   std::string text;            // one line for --help and reports
 };
 
@@ -56,6 +62,8 @@ struct VariantInfo {
   // The unit its timeouts come in (a script's `timeout.step`, e.g. whole seconds); 0: any. The
   // search draws its cases on that scale.
   Micros timeout_step{0};
+  bool multi_master = false;   // runs over --masters N (Redlock); the others use one Redis
+  bool lock = false;           // a lock: one holder whatever --limit says (runs take --limit 1)
   // driver:COMMAND: no model at all; each client is a real process running the user's own library
   // (sim/drivers), in real time only. `make` is null.
   bool real_processes = false;

@@ -92,6 +92,18 @@ SearchSettings read_settings(const po::variables_map& vm, int argc, char** argv)
   s.allow_delay = vm["allow-delay"].as<bool>();
   s.server_jumps = vm["server-jumps"].as<bool>();
   s.server_faults = vm["server-faults"].as<bool>();
+  s.masters = vm["masters"].as<int>();
+  if (s.masters < 1 || s.masters > 9) throw std::invalid_argument("--masters must be between 1 and 9");
+  if (s.masters > 1 && !variant_info(s.variant).multi_master)
+    throw std::invalid_argument("--masters " + std::to_string(s.masters) + ": variant " + s.variant +
+                                " runs on one Redis (several masters: redlock, redlock-semaphore, scripts with masters = each)");
+  if (s.masters > 1 && s.server_faults)
+    throw std::invalid_argument("--masters: the masters' own faults are generated; --server-faults is for one Redis");
+  if (vm.count("drop-precondition")) {
+    s.dropped = vm["drop-precondition"].as<std::vector<std::string>>();
+    Preconditions probe;
+    for (const std::string& name : s.dropped) drop_precondition(probe, name);  // a bad name is bad input now
+  }
   if (vm.count("shard")) s.shard = parse_shard(vm["shard"].as<std::string>());
   if (s.shard.count > s.cases)
     throw std::invalid_argument("--shard " + s.shard.text() + ": --cases " + std::to_string(s.cases) + " gives some of " +
@@ -110,6 +122,14 @@ void print_plan(std::ostream& out, const SearchSettings& s) {
       << "\npreconditions: "
       << (s.preconditions ? preconditions_for(s.variant).text : std::string("none (--no-preconditions)"))
       << (s.preconditions && s.allow_delay ? " [--allow-delay: network delay allowed]" : "")
+      << [&] {
+           std::string dropped;
+           for (const std::string& name : s.dropped) dropped += (dropped.empty() ? "" : ", ") + name;
+           return dropped.empty() || !s.preconditions ? std::string() : " [dropped: " + dropped + "]";
+         }()
+      << (s.masters > 1 ? "\nmasters: " + std::to_string(s.masters) + " per case, each with its clock rate and jumps, "
+                          "restarts with downtime and pauses, and clients partitioned from some"
+                        : std::string())
       << (s.server_jumps ? "\nserver clock: jumps and drift generated (outside the seeds' preconditions, which "
                            "assume a monotone server clock)"
                          : "")
@@ -172,6 +192,12 @@ int check_command(int argc, char** argv) {
                                          "pauses (outside the seeds' preconditions, which assume a Redis that never "
                                          "loses a write)")
     ("allow-delay", po::bool_switch(), "keep the other preconditions but allow network delay (shows the INCR/ZADD race)")
+    ("masters", po::value<int>()->default_value(1), "Redlock: every case over N masters (1..9), with each master's "
+                                                    "clock rate and jumps, restarts with downtime, pauses, and clients "
+                                                    "partitioned from some of them (docs/redlock.md)")
+    ("drop-precondition", po::value<std::vector<std::string>>()->composing(),
+     "search outside this one precondition, keeping the others (repeatable): lease-budget, clock-spread, no-delay, "
+     "bounded-delay, within-validity, master-clock-rate, no-master-jumps, delayed-restarts")
     ("shard", po::value<std::string>(), kShardHelp);
   SearchSettings s;
   std::string redis_url;
@@ -206,6 +232,9 @@ int check_command(int argc, char** argv) {
     std::vector<std::unique_ptr<RedisSession>> servers;
     std::vector<RedisSession*> redis;
     for (int j = 0; j < jobs; ++j) redis.push_back(servers.emplace_back(std::make_unique<RedisSession>(redis_url)).get());
+    // Every master too (the cases' persistence restarts a master where it must).
+    if (s.masters > 1)
+      for (auto& server : servers) server->use_masters(std::vector<ServerSetup>(static_cast<std::size_t>(s.masters)), {});
     if (jobs > 1)  // a core each (shared_core.h)
       for (int j = 0; const int cpu : job_cores(static_cast<std::size_t>(jobs))) servers[j++]->set_home_core(cpu);
     const SearchReport r = search(s, redis);

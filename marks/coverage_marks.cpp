@@ -8,7 +8,8 @@ namespace semsim {
 namespace {
 constexpr std::array<std::string_view, kMarkCount> kNames = {"noscript_reload", "refresh_lost_permit",
                                                              "in_flight_at_connection_loss", "steal",
-                                                             "permit_lost_in_fault"};
+                                                             "permit_lost_in_fault", "master_no_answer",
+                                                             "request_abandoned"};
 // `semsim check --jobs N` runs cases on N threads: counts are atomic.
 std::array<std::atomic<std::uint64_t>, kMarkCount> counts{};
 }  // namespace

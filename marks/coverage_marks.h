@@ -18,8 +18,10 @@ enum class Mark {
   in_flight_at_connection_loss,  // a connection dropped with requests in flight: info (sim/core client, workload)
   steal,                         // a grant took a permit beyond the limit (reports/checks holds)
   permit_lost_in_fault,          // a Redis fault lost a held permit's grant (reports/checks checker)
+  master_no_answer,              // a master did not answer within the master timeout (sim/core client)
+  request_abandoned,             // a request in flight was abandoned once a quorum decided (sim/core client)
 };
-inline constexpr int kMarkCount = 5;
+inline constexpr int kMarkCount = 7;
 
 std::string_view to_string(Mark mark);
 

@@ -46,6 +46,12 @@ struct ConnectionLost : LinkError {
   using LinkError::LinkError;
 };
 
+// No answer from a master within the run's master timeout (runs of several masters, and
+// partitioned links): whether the request ran is unknown. The link itself goes on.
+struct NoAnswer : LinkError {
+  using LinkError::LinkError;
+};
+
 // Redis answered with an error where the algorithm needed a value (a Lua error, a wrong type).
 struct ReplyError : std::runtime_error {
   using std::runtime_error::runtime_error;

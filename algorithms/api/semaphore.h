@@ -20,6 +20,7 @@ struct SetupError : std::runtime_error {
 struct SemaphoreConfig {
   std::string name;      // the semaphore's key; every key a variant writes starts with it
   int limit = 1;
+  double drift_factor = 0.01;  // Redlock's clock drift allowance: drift = factor * ttl + 2 ms
   Micros timeout{10'000'000};       // how long a permit lives without refresh
   Micros lock_timeout{10'000'000};  // the lock's TTL (variants under a lock)
   Micros lock_acquire_timeout{10'000};  // how long to retry the lock (seed 004: 10 ms)
@@ -65,6 +66,13 @@ class Semaphore {
     (void)identifier;
     return {};
   }
+  // Where a variant has no admission set: string keys whose values are the holders' identifiers
+  // (a lock's key), sampled the same way.
+  virtual std::vector<std::string> holder_keys() const { return {}; }
+  bool sampled() const { return !admission_set().empty() || !holder_keys().empty(); }
+  // With several masters: on how many a grant must stand to count (Redlock's quorum, N/2 + 1).
+  // A sample counts an identifier as admitted where this many masters admit it.
+  virtual int quorum(int masters) const { return masters / 2 + 1; }
 };
 
 // The --variant names of the built-in variants.

@@ -444,6 +444,11 @@ constexpr OpKeys kOps[] = {
     {"setup", nullptr, nullptr, "", ""},  // runs once; its reply is not read (an error reply fails the run)
 };
 
+// Over several masters (docs/script-variants.md, "Several masters").
+constexpr const char* kMastersKeys[] = {"masters",            "masters.quorum",             "masters.validity",
+                                        "masters.drift_factor", "masters.wait", "masters.release_on_refusal",
+                                        "masters.refresh_lost"};
+
 // `clock = client|server|ttl` (default server): which clock the script's times rest on.
 ClockBasis script_clock(const std::optional<std::string>& value, const IniLines& ini) {
   if (!value || *value == "server") return ClockBasis::redis_time;
@@ -568,6 +573,7 @@ class IniReader {
       else if (*server_time == "fail") spec.server_time = ServerTime::fail;
       else throw ini_.error("server_time", "'" + *server_time + "' is not time, empty or fail");
     }
+    read_masters(spec);
     if (auto set = get("admission_set")) {
       auto words = parse_words(*set, ini_, "admission_set");
       if (words.size() != 1) throw ini_.error("admission_set", "name one key");
@@ -580,6 +586,50 @@ class IniReader {
                                           "{key} or {key:NAME} (keys under the run's own prefix)");
       spec.admission_set = std::move(words[0]);
     }
+  }
+
+  // masters = each and the masters.* keys (which need it).
+  void read_masters(Spec& spec) const {
+    Masters& m = spec.masters;
+    if (auto each = get("masters")) {
+      if (*each != "each") throw ini_.error("masters", "'" + *each + "' is not each (the scripts run on every master)");
+      m.each = true;
+    }
+    for (const char* key : kMastersKeys)
+      if (std::string(key) != "masters" && get(key) && !m.each)
+        throw ini_.error(key, "given, but there is no `masters = each`");
+    if (!m.each) return;
+    const auto choice = [&](const char* key, const char* yes, const char* no, bool fallback) {
+      const auto v = get(key);
+      if (!v) return fallback;
+      if (*v != yes && *v != no) throw ini_.error(key, "'" + *v + "' is not " + yes + " or " + no);
+      return *v == yes;
+    };
+    if (auto q = get("masters.quorum"); q && *q != "majority") {
+      const auto k = parse_integer(*q);
+      if (!k || *k < 1 || *k > 9) throw ini_.error("masters.quorum", "'" + *q + "' is not majority or a number of masters (1..9)");
+      m.quorum = static_cast<int>(*k);
+    }
+    m.validity = choice("masters.validity", "spec", "none", false);
+    if (auto f = get("masters.drift_factor")) {
+      std::size_t used = 0;
+      double v = -1;
+      try {
+        v = std::stod(*f, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != f->size() || !(v >= 0 && v <= 1))
+        throw ini_.error("masters.drift_factor", "'" + *f + "' is not a number from 0 to 1");
+      m.drift_factor = v;
+    }
+    m.wait_quorum = choice("masters.wait", "quorum", "all", false);
+    m.release_on_refusal = choice("masters.release_on_refusal", "yes", "no", true);
+    m.refresh_reacquire = choice("masters.refresh_lost", "acquire", "none", false);
+    if (m.refresh_reacquire && !spec.refresh)
+      throw ini_.error("masters.refresh_lost", "acquire, but there is no refresh script");
+    if (spec.token_from_reply)
+      throw ini_.error("acquire.token", "reply, but with masters = each every master replies: no one reply is the token");
   }
 
  private:
@@ -609,6 +659,7 @@ class IniReader {
     description.add_options()("acquire.token", po::value<std::string>())("server_time", po::value<std::string>())(
         "admission_set", po::value<std::string>())("clock", po::value<std::string>());
     description.add_options()("timeout.step", po::value<std::string>())("lease_honesty", po::value<std::string>());
+    for (const char* key : kMastersKeys) description.add_options()(key, po::value<std::string>());
     try {
       std::istringstream in(text_);
       po::parsed_options parsed = po::parse_config_file(in, description, /*allow_unregistered=*/false);
@@ -621,7 +672,8 @@ class IniReader {
       key.erase(0, key.find_first_not_of('-'));
       throw ini_.error(key, "unknown key (known: acquire, release, refresh, setup and their .keys .args .command; "
                             "acquire.granted .refused .token; release.ok .missing; refresh.ok .lost; server_time; "
-                            "admission_set; clock; timeout.step; lease_honesty)");
+                            "admission_set; clock; timeout.step; lease_honesty; masters and masters.quorum .validity .drift_factor .wait "
+                            ".release_on_refusal .refresh_lost)");
     } catch (const po::invalid_config_file_syntax&) {
       // Not e.what(): Boost's message loops for ever on a line that holds "%invalid_line%".
       throw SetupError(path_ + ":" + std::to_string(ini_.first_invalid_line) + ": not a `key = value` line");
@@ -723,6 +775,14 @@ Spec read_script_spec(const std::string& ini_path) {
     return false;
   };
   spec.keeps_replies = any_reply(spec.release) || (spec.refresh && any_reply(*spec.refresh)) || uses(spec.lease.key, Ph::reply);
+  // Over several masters every master answers acquire, and the harness asks one Redis about a
+  // lease: refused rather than read from master 1 alone.
+  if (spec.masters.each && spec.keeps_replies)
+    throw reader.ini().error("masters", "each, but a word uses {reply}: with masters = each every master replies to "
+                                        "acquire, and no one reply names the permit (name its keys with {key} and {id})");
+  if (spec.masters.each && spec.lease.kind != LeaseHonesty::Kind::none)
+    throw reader.ini().error("lease_honesty", "not with masters = each: lease honesty asks one Redis whether a grant "
+                                              "still has its permit, and a grant over several masters stands on a quorum");
   return spec;
 }
 
@@ -745,6 +805,14 @@ Micros read_script_timeout_step(const std::string& ini_path) {
 }
 
 bool read_script_lease_honesty(const std::string& ini_path) { return scan_file(ini_path).values.count("lease_honesty") > 0; }
+
+bool read_script_each_master(const std::string& ini_path) {
+  std::ifstream in(ini_path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const IniLines ini = scan_lines(ini_path, text.str());
+  return ini.values.count("masters") && ini.values.at("masters") == "each";
+}
 
 ClockBasis read_script_clock(const std::string& ini_path) {
   std::ifstream in(ini_path);

@@ -94,8 +94,22 @@ struct LeaseHonesty {
   Word key;  // ttl: the permit's key ({key}, {key:NAME} or {reply}, with {id})
 };
 
+// How a script runs over several masters (`masters = each` and the masters.* keys): the user's
+// single-instance scripts as a Redlock-style multi-master lock, or a published library's.
+struct Masters {
+  bool each = false;                  // masters = each: every operation runs on every master
+  std::optional<int> quorum;          // masters.quorum = K; nullopt: majority (N/2 + 1)
+  bool validity = false;              // masters.validity = spec: Redlock's validity check
+  std::optional<double> drift_factor; // masters.drift_factor; nullopt: the run's --drift-factor
+  bool wait_quorum = false;           // masters.wait = quorum: decide once a quorum agrees
+  bool release_on_refusal = true;     // masters.release_on_refusal = yes|no
+  bool refresh_reacquire = false;     // masters.refresh_lost = acquire: re-acquire where a kept
+                                      // refresh found the permit gone
+};
+
 struct Spec {
   std::string ini;
+  Masters masters;
   Script acquire, release;
   std::optional<Script> refresh, setup;
   bool token_from_reply = false;
@@ -119,5 +133,7 @@ ClockBasis read_script_clock(const std::string& ini_path);
 // (which reads no script). Throws SetupError on a bad step.
 Micros read_script_timeout_step(const std::string& ini_path);
 bool read_script_lease_honesty(const std::string& ini_path);
+// Whether the INI says `masters = each` (a multi-master variant).
+bool read_script_each_master(const std::string& ini_path);
 
 }  // namespace semsim::scripts

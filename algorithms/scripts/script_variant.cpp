@@ -15,7 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/api/all_settled.h"
 #include "algorithms/api/protocol.h"
+#include "algorithms/redlock.h"
 #include "algorithms/scripts/script_spec.h"
 
 namespace semsim {
@@ -52,20 +54,25 @@ class ScriptSemaphore : public Semaphore {
         throw SetupError(spec_.ini + ": " + script->op + " uses {server_now_*} and server_time = fail, "
                          "but this run has no server clock");
       if (!script->command.empty()) continue;
-      Reply loaded = co_await client.redis().call(cmd("SCRIPT", "LOAD", script->source));
-      if (loaded.kind != Reply::Kind::string && loaded.kind != Reply::Kind::status)
-        throw SetupError(script->path + ": SCRIPT LOAD failed: " +
-                         (loaded.is_error() ? loaded.text : describe(loaded)));
-      script->sha = loaded.text;
+      // With masters = each on every master (the SHA1 is the same everywhere).
+      for (int m = 0; m < (spec_.masters.each ? client.masters() : 1); ++m) {
+        Reply loaded = co_await client.redis(m).call(cmd("SCRIPT", "LOAD", script->source));
+        if (loaded.kind != Reply::Kind::string && loaded.kind != Reply::Kind::status)
+          throw SetupError(script->path + ": SCRIPT LOAD failed: " +
+                           (loaded.is_error() ? loaded.text : describe(loaded)));
+        script->sha = loaded.text;
+      }
     }
-    co_await run_setup(client);
+    for (int m = 0; m < (spec_.masters.each ? client.masters() : 1); ++m) co_await run_setup(client, m);
   }
 
-  // Redis lost its data (a restart, a failover): what the setup wrote is gone too.
-  Task<void> after_data_loss(Client& client) override { co_await run_setup(client); }
+  // Redis lost its data (a restart, a failover): what the setup wrote is gone too. (With several
+  // masters the client is the one that lost it.)
+  Task<void> after_data_loss(Client& client) override { co_await run_setup(client, 0); }
 
   Task<std::optional<Grant>> acquire(Client& client) override {
     std::string identifier = client.new_identifier();  // drawn even if unused: same stream as `lua`
+    if (spec_.masters.each) co_return co_await acquire_on_masters(client, std::move(identifier));
     Reply reply = co_await call(client, spec_.acquire, identifier);
     if (spec_.acquire.yes.matches(reply)) {
       long long token = 0;
@@ -82,6 +89,10 @@ class ScriptSemaphore : public Semaphore {
   }
 
   Task<bool> release(Client& client, std::string identifier) override {
+    if (spec_.masters.each) {
+      const Votes v = co_await vote(client, spec_.release, identifier, client.now(), false);
+      co_return v.yes() >= quorum(client.masters());
+    }
     Reply reply = co_await call(client, spec_.release, identifier);
     replies_.erase(identifier);  // the permit is given back, whatever the reply says
     if (spec_.release.yes.matches(reply)) co_return true;
@@ -91,11 +102,14 @@ class ScriptSemaphore : public Semaphore {
 
   Task<bool> refresh(Client& client, std::string identifier) override {
     if (!spec_.refresh) throw ReplyError(spec_.ini + ": no refresh script (add `refresh = FILE.lua`)");
+    if (spec_.masters.each) co_return co_await refresh_on_masters(client, std::move(identifier));
     Reply reply = co_await call(client, *spec_.refresh, identifier);
     if (spec_.refresh->yes.matches(reply)) co_return true;
     if (spec_.refresh->no.matches(reply)) co_return false;
     throw unexpected(*spec_.refresh, reply, "ok", "lost");
   }
+
+  int quorum(int masters) const override { return spec_.masters.quorum.value_or(masters / 2 + 1); }
 
   std::string admission_set() const override {
     if (!spec_.admission_set) return {};
@@ -127,13 +141,137 @@ class ScriptSemaphore : public Semaphore {
   }
 
  private:
-  Task<void> run_setup(Client& client) {
+  Task<void> run_setup(Client& client, int master) {
     if (!spec_.setup) co_return;
     try {
-      co_await call(client, *spec_.setup, std::string());
+      co_await call(client, *spec_.setup, std::string(), master);
     } catch (const ReplyError& e) {
       throw SetupError(std::string("setup failed: ") + e.what());
     }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Several masters (masters = each): every operation runs on every master at once, and its
+  // outcome is a vote, as Redlock's (algorithms/redlock.cpp) but with the INI's scripts.
+
+  struct Votes {
+    std::vector<int> yes_masters, silent;  // said yes; did not answer in time
+    int no_count = 0, masters = 0;         // said no (or failed)
+    std::vector<bool> said_no;             // per master: answered no (not silent, not an error)
+    int yes() const { return static_cast<int>(yes_masters.size()); }
+  };
+
+  // `script` on every master with the words expanded at `now` (the client's clock when the
+  // operation began, as libraries take Date.now() once per attempt), each master's own server
+  // clock for {server_now_*}. A reply that is neither yes nor no, an error, no answer: a failed vote.
+  Task<Votes> vote(Client& client, Script& script, std::string identifier, Micros now, bool wait_quorum) {
+    Votes v;
+    v.masters = client.masters();
+    v.said_no.assign(static_cast<std::size_t>(v.masters), false);
+    std::vector<Task<Reply>> calls;
+    for (int m = 0; m < v.masters; ++m) calls.push_back(call(client, script, identifier, m, now));
+    Enough<Reply> enough;
+    if (wait_quorum) {
+      // npm redlock 5: the operation is decided as soon as a quorum votes for it, or against it.
+      const int q = quorum(v.masters);
+      enough = [&script, q](const std::vector<Settled<Reply>>& so_far) {
+        int yes = 0, no = 0;
+        for (const auto& s : so_far) {
+          if (!s.settled) continue;
+          if (s.ok() && script.yes.matches(*s.value)) ++yes;
+          else ++no;
+        }
+        return yes >= q || no >= q;
+      };
+    }
+    std::vector<Settled<Reply>> answers = co_await all_settled(std::move(calls), enough);
+    for (int m = 0; m < v.masters; ++m) {
+      const Settled<Reply>& a = answers[static_cast<std::size_t>(m)];
+      if (a.ok() && script.yes.matches(*a.value)) {
+        v.yes_masters.push_back(m);
+        continue;
+      }
+      ++v.no_count;
+      if (a.ok() && script.no.matches(*a.value)) v.said_no[static_cast<std::size_t>(m)] = true;
+      if (!a.settled) continue;
+      try {
+        if (a.error) std::rethrow_exception(a.error);
+      } catch (const NoAnswer&) {
+        v.silent.push_back(m);
+      } catch (const LinkError&) {
+      } catch (const ReplyError&) {
+      }
+    }
+    co_return v;
+  }
+
+  // Redlock's validity: ttl - elapsed - (drift_factor * ttl + 2 ms), the ttl being the timeout.
+  Micros validity(Micros elapsed) const {
+    const long long ttl_ms = ceil_ms(config_.timeout);
+    const double factor = spec_.masters.drift_factor.value_or(config_.drift_factor);
+    return Micros(ttl_ms * 1000) - elapsed - Micros((static_cast<long long>(static_cast<double>(ttl_ms) * factor) + 2) * 1000);
+  }
+
+  // What the history says of a vote: votes=K/N granted=... elapsed_us= [validity_us=] [refused=].
+  std::string detail(const Votes& v, Micros elapsed, bool held) const {
+    const auto list = [](const std::vector<int>& masters) {
+      std::string out;
+      for (int m : masters) out += (out.empty() ? "" : ",") + num(m + 1);
+      return out.empty() ? std::string("none") : out;
+    };
+    std::string d = "votes=" + num(v.yes()) + "/" + num(v.masters) + " granted=" + list(v.yes_masters);
+    if (!v.silent.empty()) d += " no_answer=" + list(v.silent);
+    d += " elapsed_us=" + num(elapsed.count());
+    if (spec_.masters.validity) d += " validity_us=" + num(validity(elapsed).count());
+    if (!held) d += v.yes() < quorum(v.masters) ? " refused=quorum" : " refused=validity";
+    return d;
+  }
+
+  bool held(const Votes& v, Micros elapsed) const {
+    return v.yes() >= quorum(v.masters) && (!spec_.masters.validity || validity(elapsed) > Micros(0));
+  }
+
+  Task<void> release_everywhere(Client& client, const std::string& identifier) {
+    co_await vote(client, spec_.release, identifier, client.now(), false);  // best effort: outcomes unread
+  }
+
+  Task<std::optional<Grant>> acquire_on_masters(Client& client, std::string identifier) {
+    const Micros start = client.now();
+    const Votes v = co_await vote(client, spec_.acquire, identifier, start, spec_.masters.wait_quorum);
+    const Micros elapsed = client.now() - start;
+    const bool granted = held(v, elapsed);
+    client.note(detail(v, elapsed, granted));
+    if (granted) co_return Grant{std::move(identifier), 0};
+    if (spec_.masters.release_on_refusal) co_await release_everywhere(client, identifier);
+    co_return std::nullopt;
+  }
+
+  Task<bool> refresh_on_masters(Client& client, std::string identifier) {
+    const Micros start = client.now();
+    const Votes v = co_await vote(client, *spec_.refresh, identifier, start, spec_.masters.wait_quorum);
+    const Micros elapsed = client.now() - start;
+    const bool kept = held(v, elapsed);
+    std::string d = detail(v, elapsed, kept);
+    if (kept && spec_.masters.refresh_reacquire && v.yes() < v.masters) {
+      // npm redis-semaphore: "try to acquire on failed nodes", with the refresh's own `now`.
+      std::vector<Task<Reply>> again;
+      std::vector<int> where;
+      for (int m = 0; m < v.masters; ++m)
+        if (std::find(v.yes_masters.begin(), v.yes_masters.end(), m) == v.yes_masters.end()) {
+          again.push_back(call(client, spec_.acquire, identifier, m, start));
+          where.push_back(m);
+        }
+      std::vector<Settled<Reply>> answers = co_await all_settled(std::move(again));
+      std::vector<int> reacquired;
+      for (std::size_t i = 0; i < answers.size(); ++i)
+        if (answers[i].ok() && spec_.acquire.yes.matches(*answers[i].value)) reacquired.push_back(where[i]);
+      std::string list;
+      for (int m : reacquired) list += (list.empty() ? "" : ",") + num(m + 1);
+      d += " reacquired=" + (list.empty() ? std::string("none") : list);
+    }
+    client.note(d);
+    if (!kept && spec_.masters.release_on_refusal) co_await release_everywhere(client, identifier);
+    co_return kept;
   }
 
   // Which words of a plain command Redis takes as keys (COMMAND GETKEYS): asked for the command as
@@ -173,25 +311,28 @@ class ScriptSemaphore : public Semaphore {
     script.key_words = found[0];
   }
 
-  // One EVALSHA (after one TIME only where server_time = time and the run has no server clock).
+  // One EVALSHA (after one TIME only where server_time = time and the run has no server clock)
+  // on `master`, with {now_*} at `now` if given, else the client's clock when the words are made.
   // `identifier` is a copy: it must outlive the suspensions.
-  Task<Reply> call(Client& client, Script& script, std::string identifier) {
-    std::optional<Micros> server_now = client.server_now();
+  Task<Reply> call(Client& client, Script& script, std::string identifier, int master = 0,
+                   std::optional<Micros> now = std::nullopt) {
+    Redis& redis = client.redis(master);
+    std::optional<Micros> server_now = client.server_now(master);
     if (script.uses_server_now && !server_now) {
       if (spec_.server_time == ServerTime::fail)
         throw ReplyError(script.path + ": {server_now_*} with server_time = fail, and this run has no server clock");
       if (spec_.server_time == ServerTime::time) {
-        Reply t = co_await client.redis().call(cmd("TIME"));
+        Reply t = co_await redis.call(cmd("TIME"));
         const auto& parts = elements_of(t);
         if (parts.size() != 2) throw ReplyError("TIME: unexpected reply " + describe(t));
         server_now = Micros{integer_of(parts[0]) * 1'000'000 + integer_of(parts[1])};
       }
     }
-    const Values values{config_, identifier, client.now(), server_now, reply_of(script, identifier)};
+    const Values values{config_, identifier, now.value_or(client.now()), server_now, reply_of(script, identifier)};
     if (!script.command.empty()) {
       Command plain = expand_words(script.command, values);
       check_own_keys(script, plain, script.key_words, values.reply);
-      Reply reply = co_await client.redis().call(std::move(plain));
+      Reply reply = co_await redis.call(std::move(plain));
       if (reply.is_error() && !script.yes.takes_errors() && !script.no.takes_errors())
         throw ReplyError(script.path + ": " + reply.text);
       co_return reply;
@@ -202,7 +343,7 @@ class ScriptSemaphore : public Semaphore {
     check_own_keys(script, keys, all, values.reply);
     Reply reply;
     try {
-      reply = co_await evalsha(client.redis(), script.source, script.sha, std::move(keys), std::move(args));
+      reply = co_await evalsha(redis, script.source, script.sha, std::move(keys), std::move(args));
     } catch (const ReplyError& e) {
       throw ReplyError(script.path + ": " + e.what());  // every message names the script
     }
@@ -268,10 +409,19 @@ VariantInfo script_variant_info(const std::string& ini_path) {
     return v;
   }
   v.clock = scripts::read_script_clock(ini_path);
+  v.multi_master = scripts::read_script_each_master(ini_path);
   if (v.clock == ClockBasis::client) v.preconditions = client_clock_promise();
   v.timeout_step = scripts::read_script_timeout_step(ini_path);
   // Asked for by the INI (lease_honesty = ...): what a lease library promises, seen on Redis.
   v.lease_honesty = scripts::read_script_lease_honesty(ini_path);
+  if (v.multi_master) {  // over several masters, Redlock's assumptions besides (docs/redlock.md)
+    const Preconditions redlock = redlock_promise();
+    v.preconditions.within_validity = redlock.within_validity;
+    v.preconditions.master_clock_rate = redlock.master_clock_rate;
+    v.preconditions.no_master_jumps = redlock.no_master_jumps;
+    v.preconditions.delayed_restarts = redlock.delayed_restarts;
+    v.preconditions.text += "; over several masters, " + redlock.text;
+  }
   return v;
 }
 

@@ -16,6 +16,7 @@
 #include "reports/checks/holds.h"
 #include "reports/checks/leases.h"
 #include "reports/checks/liveness.h"
+#include "reports/checks/master_votes.h"
 #include "reports/checks/summary.h"
 #include "reports/checks/waits.h"
 #include "reports/history/event.h"
@@ -63,13 +64,18 @@ class Checker {
     double offset_sum_us = 0;  // a double: a sum of many large offsets must not overflow
     ClientStats stats;
   };
-  ClientState& client(int id);
+  ClientState& client(int id) {
+    if (static_cast<unsigned>(id) < clients_.size()) return clients_[static_cast<unsigned>(id)];
+    return new_client(id);
+  }
+  ClientState& new_client(int id);  // a client id not seen yet: checked, then its state
   void advance_to(const Event& e);  // ordering checked, time moved, the instant before closed
   void read_run_row(const Event& e);
   void close_instant();
   void on_acquire(const Event& e, ClientState& c);
   void on_sample(const Event& e);
   void on_server_fault(const Event& e);
+  void on_votes(const Event& e);
 
   CheckOptions options_;
   Summary meta_;  // run metadata and outcome counts, filled as events come
@@ -84,6 +90,9 @@ class Checker {
 
   std::vector<ClientState> clients_;
   HoldTracker holds_;
+  // Runs of several masters (the run row's masters= and quorum=): each permit's votes.
+  int masters_ = 1, quorum_ = 1;
+  MasterVotes votes_;
   FifoTracker fifo_;
   WaitTracker waits_;
   LivenessTracker liveness_;

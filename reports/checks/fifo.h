@@ -15,11 +15,15 @@
 // count does not depend on the order of rows within one instant. Memory: the pending acquires (at most one per client) plus the
 // rejections that happened while one of them was pending, bounded by how long an acquire can
 // stay unanswered (the network timeout or a pause), not by the length of the history.
+//
+// Cost: the queue's front rejection remembers the pending acquire that keeps it (its blocker), so
+// a settle that is not the blocker's costs O(1); only a settled blocker sends it searching again.
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <vector>
+
+#include "reports/checks/flat_queue.h"
 
 namespace semsim {
 
@@ -44,16 +48,23 @@ class FifoTracker {
     std::int64_t invoke_us, fail_us;
     int client;
     bool counted;
+    std::uint64_t number;  // the how-manyth rejection kept: names the one a blocker keeps
   };
   bool live(const Pending& p) const { return live_attempt_[p.client] == p.attempt; }
-  bool pending_within(std::int64_t after_us, std::int64_t until_us) const;
+  // The first pending acquire invoked in (after_us, until_us], or null.
+  const Pending* pending_within(std::int64_t after_us, std::int64_t until_us) const;
+  // Whether a pending acquire invoked inside r's window may still admit: then r is kept.
+  bool blocked(const Rejection& r);
   void settle(int client);
   void prune();
 
   std::vector<std::uint64_t> live_attempt_;  // per client: the attempt pending, 0 for none
-  std::deque<Pending> pending_;              // in invoke order; settled entries dropped lazily
+  FlatQueue<Pending> pending_;               // in invoke order; settled entries dropped lazily
   std::size_t live_pending_ = 0;
-  std::deque<Rejection> waiting_;            // in fail order
+  FlatQueue<Rejection> waiting_;             // in fail order
+  std::uint64_t rejections_kept_ = 0;
+  Pending blocker_{};                        // keeps the rejection numbered blocked_number_
+  std::uint64_t blocked_number_ = 0;         // 0: none
   std::int64_t latest_admitted_invoke_us_ = INT64_MIN;
   std::int64_t now_us_ = INT64_MIN;  // the latest instant seen (an invoke or a fail)
   std::int64_t inversions_ = 0;

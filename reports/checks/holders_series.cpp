@@ -21,13 +21,14 @@ void HoldersSeries::extend_to(std::size_t index) {
   while (max_.size() <= index) max_.push_back(current_);
 }
 
-void HoldersSeries::level(std::int64_t t_us, int holders) {
+void HoldersSeries::enter_bucket(std::int64_t t_us, int holders) {
   if (!started_) {
     started_ = true;
     origin_us_ = t_us;
     max_.assign(1, holders);
     current_ = holders;
     current_index_ = 0;
+    current_end_us_ = origin_us_ + bucket_us_;
     return;
   }
   std::size_t index = static_cast<std::size_t>((t_us - origin_us_) / bucket_us_);
@@ -37,6 +38,7 @@ void HoldersSeries::level(std::int64_t t_us, int holders) {
   }
   current_ = holders;
   current_index_ = index;
+  current_end_us_ = origin_us_ + static_cast<std::int64_t>(index + 1) * bucket_us_;
   max_[index] = std::max(max_[index], holders);
 }
 

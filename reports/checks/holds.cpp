@@ -73,11 +73,7 @@ std::vector<HoldRef> HoldTracker::witness() const {
   return out;
 }
 
-void HoldTracker::instant_done(std::int64_t t_us) {
-  int n = holders();
-  int possible = n + possible_only_;
-  max_holders_ = std::max(max_holders_, n);
-  max_possible_ = std::max(max_possible_, possible);
+void HoldTracker::episode_instant(std::int64_t t_us, int n) {
   if (n > limit_) {
     // Steals: grants of this instant that are still held and sit above the limit.
     std::sort(granted_now_.begin(), granted_now_.end());  // one client may be granted twice in an instant
@@ -100,14 +96,6 @@ void HoldTracker::instant_done(std::int64_t t_us) {
     in_episode_ = false;
     if (static_cast<std::size_t>(episode_count_) <= episodes_.size()) episodes_.back().end_us = t_us;
   }
-  granted_now_.clear();
-  series_.level(t_us, n);
-}
-
-void HoldTracker::elapse(std::int64_t from_us, std::int64_t to_us) {
-  std::int64_t d = to_us - from_us;
-  if (holders() > limit_) over_limit_us_ += d;
-  if (holders() + possible_only_ > limit_) possible_over_limit_us_ += d;
 }
 
 void HoldTracker::finish(std::int64_t end_us, Summary& s) const {

@@ -12,6 +12,7 @@
 // `invalid`; certain + possible holders decide `unknown`.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,9 +33,21 @@ class HoldTracker {
   void end(int client);       // release invoke, refresh fail, crash
 
   // All events at t_us have been applied: count, open or close episodes, record steals.
-  void instant_done(std::int64_t t_us);
+  // (Inline, as elapse: the checker calls both at almost every event.)
+  void instant_done(std::int64_t t_us) {
+    const int n = holders();
+    max_holders_ = std::max(max_holders_, n);
+    max_possible_ = std::max(max_possible_, n + possible_only_);
+    if (n > limit_ || in_episode_) episode_instant(t_us, n);
+    granted_now_.clear();
+    series_.level(t_us, n);
+  }
   // The counts of the last instant held from `from_us` to `to_us`.
-  void elapse(std::int64_t from_us, std::int64_t to_us);
+  void elapse(std::int64_t from_us, std::int64_t to_us) {
+    const std::int64_t d = to_us - from_us;
+    if (holders() > limit_) over_limit_us_ += d;
+    if (holders() + possible_only_ > limit_) possible_over_limit_us_ += d;
+  }
 
   int holders() const { return static_cast<int>(certain_.size()); }
   // Certain holders granted at or after `since_us` whose grant is not older than `timeout_us`
@@ -56,6 +69,7 @@ class HoldTracker {
   };
   ClientHold& at(int client);
   void remove_certain(int client);
+  void episode_instant(std::int64_t t_us, int n);  // more than limit hold, or did at the last instant
   std::vector<HoldRef> witness() const;
 
   int limit_;

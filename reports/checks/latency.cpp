@@ -8,6 +8,7 @@ namespace {
 
 constexpr int kExactBits = 14;  // values < 2^14 us are their own bucket
 constexpr std::uint64_t kExact = std::uint64_t{1} << kExactBits;
+static_assert(kExact == LatencyHistogram::kExactBelow);
 constexpr std::uint64_t kHalf = kExact / 2;  // sub-buckets per power of two above kExact
 
 std::size_t index_of(std::uint64_t v) {
@@ -27,7 +28,7 @@ std::int64_t value_of(std::size_t index) {
 
 }  // namespace
 
-void LatencyHistogram::add(std::int64_t us) {
+void LatencyHistogram::add_slow(std::int64_t us) {
   // True time never runs backwards, so a negative latency is a malformed history; clamp it to 0
   // rather than index out of range.
   std::size_t i = index_of(us < 0 ? 0 : static_cast<std::uint64_t>(us));

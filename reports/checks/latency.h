@@ -15,7 +15,14 @@ namespace semsim {
 
 class LatencyHistogram {
  public:
-  void add(std::int64_t us);
+  void add(std::int64_t us) {
+    if (us >= 0 && static_cast<std::uint64_t>(us) < counts_.size() && us < kExactBelow) {  // most calls
+      ++counts_[static_cast<std::size_t>(us)];
+      ++count_;
+    } else {
+      add_slow(us);
+    }
+  }
   std::uint64_t count() const { return count_; }
   // `percent` in 1..100 (integer: nearest rank is exact in integer arithmetic). nullopt if empty.
   std::optional<std::int64_t> percentile_us(int percent) const;
@@ -24,7 +31,10 @@ class LatencyHistogram {
 
   bool operator==(const LatencyHistogram&) const = default;
 
+  static constexpr std::int64_t kExactBelow = std::int64_t{1} << 14;  // values below are their own bucket
+
  private:
+  void add_slow(std::int64_t us);
   std::vector<std::uint64_t> counts_;
   std::uint64_t count_ = 0;
 };

@@ -46,8 +46,7 @@ void LeaseTracker::forget_if_over(Lease& l) {
   if (l.released && l.refreshing.empty()) l.live = false;
 }
 
-void LeaseTracker::add(const Event& e) {
-  if (!timeout_us_ || e.client < 0) return;
+void LeaseTracker::add_row(const Event& e) {
   const std::int64_t timeout = *timeout_us_;
   Client& c = client(e.client);
   if (e.op == Op::acquire) {

@@ -30,7 +30,23 @@ class LeaseTracker {
   // with true time to the millisecond: only a lease row showing the permit gone counts there.
   void set_exact_instants(bool exact) { exact_instants_ = exact; }
   // Acquire, release, refresh and lease rows (others are ignored, and so are negative client ids).
-  void add(const Event& e);
+  // Inline, the rows of most histories: an acquire invoke, or an acquire that failed with at most
+  // one invoke outstanding (no lease to look up, the earliest invoke is the only one).
+  void add(const Event& e) {
+    if (!timeout_us_ || e.client < 0) return;
+    if (e.op == Op::acquire && e.phase != Phase::ok && static_cast<std::size_t>(e.client) < clients_.size()) {
+      std::vector<std::int64_t>& invokes = clients_[static_cast<std::size_t>(e.client)].acquiring;
+      if (e.phase == Phase::invoke) {
+        invokes.push_back(e.true_us);
+        return;
+      }
+      if (invokes.size() <= 1) {
+        invokes.clear();
+        return;
+      }
+    }
+    add_row(e);
+  }
   void crashed(int client);
   std::int64_t broken() const { return broken_; }
 
@@ -46,6 +62,7 @@ class LeaseTracker {
     std::vector<std::int64_t> acquiring;  // invokes of acquires without an outcome yet
     std::vector<Lease> leases;            // live ones and free slots
   };
+  void add_row(const Event& e);
   Client& client(int id);
   Lease& lease(Client& c, const std::string& identifier);  // found, or a new one
   static Lease* find(Client& c, const std::string& identifier);  // a live one, or null

@@ -6,38 +6,56 @@ namespace semsim {
 
 void LivenessTracker::acquire_invoked(int client, std::int64_t invoke_us) {
   acquire_settled(client);  // an earlier acquire whose outcome never came
-  if (static_cast<std::size_t>(client) >= pending_since_.size()) pending_since_.resize(client + 1, -1);
-  pending_since_[client] = invoke_us;
-  pending_.insert(invoke_us);
+  if (static_cast<std::size_t>(client) >= clients_.size()) clients_.resize(client + 1);
+  ClientPending& c = clients_[client];
+  c.since_us = invoke_us;
+  pending_.push_back({invoke_us, client, ++c.attempt});
+  ++live_pending_;
 }
 
 void LivenessTracker::acquire_settled(int client) {
-  if (static_cast<std::size_t>(client) >= pending_since_.size() || pending_since_[client] < 0) return;
-  pending_.erase(pending_.find(pending_since_[client]));
-  pending_since_[client] = -1;
+  if (static_cast<std::size_t>(client) >= clients_.size() || clients_[client].since_us < 0) return;
+  clients_[client].since_us = -1;
+  --live_pending_;
+  // A long-pending acquire at the front would keep every later settled entry: rebuild now and
+  // then (amortised O(1) per acquire) so settled entries stay a small multiple of live ones.
+  if (pending_.size() > 2 * live_pending_ + 64) pending_.keep_if([this](const Pending& p) { return live(p); });
+}
+
+const LivenessTracker::Pending* LivenessTracker::earliest_pending() {
+  while (!pending_.empty() && !live(pending_.front())) pending_.pop_front();
+  return pending_.empty() ? nullptr : &pending_.front();
 }
 
 void LivenessTracker::acquire_refused(int client) {
-  if (static_cast<std::size_t>(client) >= pending_since_.size() || pending_since_[client] < 0) return;
-  const std::int64_t since = pending_since_[client];
+  if (static_cast<std::size_t>(client) >= clients_.size() || clients_[client].since_us < 0) return;
+  const std::int64_t since = clients_[client].since_us;
   acquire_settled(client);
   // The held instants from the invoke on (all before now) gain a waiter; from now on the wait
   // is known as it happens.
-  auto first = std::lower_bound(held_.begin(), held_.end(), since,
-                                [](const Instant& i, std::int64_t t) { return i.t_us < t; });
+  Instant* first = std::lower_bound(held_.begin(), held_.end(), since,
+                                    [](const Instant& i, std::int64_t t) { return i.t_us < t; });
   if (first == held_.end()) return;
   ++first->added_waiters;
   --added_at_next_;
 }
 
-void LivenessTracker::instant_done(std::int64_t t_us, bool free, int waiting, bool granted) {
+// A decided instant (instant_done) after held ones is not held apart from the decided one
+// before it when they judge the same, without a grant: judging it would change nothing.
+void LivenessTracker::hold(std::int64_t t_us, bool free, int waiting, bool granted) {
+  const bool decided = !free || waiting > 0;
+  if (decided && !granted && added_at_next_ == 0) {
+    const Instant& last = held_.back();
+    if ((!last.free || last.waiting > 0) && last.free == free) return;
+  }
   held_.push_back({t_us, free, granted, waiting, added_at_next_});
   added_at_next_ = 0;
   release_held();
 }
 
 void LivenessTracker::release_held() {
-  while (!held_.empty() && (pending_.empty() || held_.front().t_us < *pending_.begin())) {
+  const Pending* earliest = earliest_pending();
+  while (!held_.empty() && (earliest == nullptr || held_.front().t_us < earliest->invoke_us)) {
     const Instant& i = held_.front();
     learnt_waiters_ += i.added_waiters;
     judge(i.t_us, i.free && i.waiting + learnt_waiters_ > 0, i.granted);
@@ -45,25 +63,11 @@ void LivenessTracker::release_held() {
   }
 }
 
-void LivenessTracker::close(std::int64_t t_us) {
-  if (!in_stretch_) return;
-  in_stretch_ = false;
-  std::int64_t d = t_us - since_us_;
-  if (d > longest_us_) longest_us_ = d;
-  if (d > bound_us_) ++gaps_;
-}
-
-void LivenessTracker::judge(std::int64_t t_us, bool starving, bool granted) {
-  if (granted || !starving) close(t_us);
-  if (starving && !in_stretch_) {
-    in_stretch_ = true;
-    since_us_ = t_us;
-  }
-}
-
 void LivenessTracker::finish(std::int64_t end_us, Summary& s) const {
   LivenessTracker copy = *this;
-  copy.pending_.clear();  // an acquire with no outcome was not refused: no wait learnt from it
+  // An acquire with no outcome was not refused: no wait learnt from it.
+  copy.pending_.clear();
+  copy.live_pending_ = 0;
   copy.release_held();
   copy.close(end_us);
   s.liveness_bound_us = bound_us();

@@ -11,7 +11,8 @@
 // A wait begins at the invoke of the acquire that is refused, but the history says so only at
 // the refusal, one acquire latency later. So instants are held back while an acquire of a
 // client that is not yet waiting is pending; when it is refused, every held instant since its
-// invoke gains a waiter. Memory: the instants within the longest pending acquire.
+// invoke gains a waiter. Memory: the instants within the longest pending acquire. Only instants
+// that a learnt waiter could change, or that change the judgement, are held (instant_done).
 //
 // The bound (in us: `--liveness-bound 1100.5ms` is 1,100,500 us) defaults to the semaphore's
 // timeout_ms + 1000 ms: after a crash or a lost release,
@@ -19,10 +20,9 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <set>
 #include <vector>
 
+#include "reports/checks/flat_queue.h"
 #include "reports/checks/summary.h"
 
 namespace semsim {
@@ -40,7 +40,19 @@ class LivenessTracker {
 
   // After all events of instant t: permits free (fewer than limit certainly hold), clients
   // waiting as of now, whether one was granted at t.
-  void instant_done(std::int64_t t_us, bool free, int waiting, bool granted);
+  //
+  // An instant is decided when what is learnt later cannot change it: no permit free (not
+  // starving), or a client known to be waiting (starving). Most instants are, and are judged at
+  // once when nothing is held back (inline: the checker calls this at almost every event).
+  void instant_done(std::int64_t t_us, bool free, int waiting, bool granted) {
+    if ((!free || waiting > 0) && held_.empty()) {
+      learnt_waiters_ += added_at_next_;
+      added_at_next_ = 0;
+      judge(t_us, free, granted);
+    } else {
+      hold(t_us, free, waiting, granted);
+    }
+  }
   void finish(std::int64_t end_us, Summary& s) const;
 
  private:
@@ -50,9 +62,22 @@ class LivenessTracker {
     int waiting;
     int added_waiters;  // change, from this instant on, of waiters learnt afterwards
   };
+  void hold(std::int64_t t_us, bool free, int waiting, bool granted);  // behind held instants
   void release_held();  // judge the instants no pending acquire can change any more
-  void judge(std::int64_t t_us, bool starving, bool granted);
-  void close(std::int64_t t_us);
+  void judge(std::int64_t t_us, bool starving, bool granted) {
+    if (granted || !starving) close(t_us);
+    if (starving && !in_stretch_) {
+      in_stretch_ = true;
+      since_us_ = t_us;
+    }
+  }
+  void close(std::int64_t t_us) {
+    if (!in_stretch_) return;
+    in_stretch_ = false;
+    const std::int64_t d = t_us - since_us_;
+    if (d > longest_us_) longest_us_ = d;
+    if (d > bound_us_) ++gaps_;
+  }
 
   std::int64_t bound_us_;
   // Stretches.
@@ -61,11 +86,27 @@ class LivenessTracker {
   std::int64_t gaps_ = 0;
   std::int64_t longest_us_ = 0;
   // Held instants and the acquires that may still add a waiter to them.
-  std::deque<Instant> held_;
+  struct Pending {
+    std::int64_t invoke_us;
+    int client;
+    std::uint32_t attempt;
+  };
+  struct ClientPending {
+    std::int64_t since_us = -1;  // -1: none
+    std::uint32_t attempt = 0;   // names the pending acquire among the client's
+  };
+  bool live(const Pending& p) const {
+    const ClientPending& c = clients_[static_cast<std::size_t>(p.client)];
+    return c.since_us >= 0 && c.attempt == p.attempt;
+  }
+  // The earliest invoke among pending acquires (settled ones leave the queue's front here).
+  const Pending* earliest_pending();
+  FlatQueue<Instant> held_;
   int learnt_waiters_ = 0;       // running sum of added_waiters over judged instants
   int added_at_next_ = 0;        // added_waiters for the next instant (a learnt wait ends there)
-  std::vector<std::int64_t> pending_since_;  // per client, -1 when none
-  std::multiset<std::int64_t> pending_;      // their invoke times: the earliest bounds the judging
+  std::vector<ClientPending> clients_;
+  FlatQueue<Pending> pending_;   // in invoke order (true time only grows); settled ones dropped lazily
+  std::size_t live_pending_ = 0;
 };
 
 }  // namespace semsim

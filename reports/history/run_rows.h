@@ -23,6 +23,7 @@ namespace semsim {
 inline constexpr std::int64_t kMaxRunClients = 1'000'000;
 inline constexpr std::int64_t kMaxRunLimit = 1'000'000;
 inline constexpr std::int64_t kMaxRunDurationMs = 360'000'000;  // 100 hours
+inline constexpr std::int64_t kMaxRunMasters = 9;                // --masters 1..9
 
 // true_us and client_us lie within +-kMaxHistoryUs (about 73,000 years): the difference of two
 // instants, plus a timeout, stays inside 64 bits. The reader refuses a row outside.

@@ -7,13 +7,14 @@ namespace semsim {
 namespace {
 using K = ScriptedAction::Kind;
 // In the order of ScriptedAction::Kind: action_kind() indexes it.
-constexpr std::array<ActionKind, 11> kActionKinds{{
+constexpr std::array<ActionKind, 12> kActionKinds{{
     {K::acquire, "acquire", ActionArg::optional},
     {K::release, "release", ActionArg::optional},
     {K::refresh, "refresh", ActionArg::optional},
     {K::pause, "pause", ActionArg::length},
     {K::crash, "crash", ActionArg::optional},
     {K::jump, "jump", ActionArg::signed_duration},
+    {K::partition, "partition", ActionArg::length},
     {K::server_jump, "server_jump", ActionArg::signed_duration},
     {K::redis_restart, "redis_restart", ActionArg::optional},
     {K::failover, "failover", ActionArg::length},

@@ -8,9 +8,11 @@
 #include <span>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/core/distribution.h"
+#include "sim/core/server_setup.h"
 #include "sim/core/true_time.h"
 
 namespace semsim {
@@ -24,21 +26,41 @@ struct ClientSpec {
   std::optional<Distribution> skew, drift_ppm, delay_out, delay_in;
 };
 
+// One master of a multi-master run (masters.csv): what is not given takes the run's --server-skew,
+// --server-drift and --persistence.
+struct MasterSpec {
+  std::optional<Micros> skew;
+  std::optional<double> drift_ppm;
+  std::optional<Persistence> persistence;
+};
+
+// The link from one client to one master (links.csv): what is not given takes the client's delays.
+struct LinkSpec {
+  std::optional<Distribution> delay_out, delay_in;
+};
+
 struct ScriptedAction {
-  enum class Kind { acquire, release, refresh, pause, crash, jump, server_jump, redis_restart, failover, disconnect, redis_pause };
+  enum class Kind {
+    acquire, release, refresh, pause, crash, jump, partition,
+    server_jump, redis_restart, failover, disconnect, redis_pause
+  };
   // Whether it acts on Redis (client 0) rather than on a client.
   bool on_server() const { return kind >= Kind::server_jump; }
   TrueTime at{};
   int client = 0;
   Kind kind = Kind::acquire;
-  std::optional<Micros> arg;  // acquire: hold; pause, redis_pause: length; jump: signed clock jump; failover: lag
+  std::optional<Micros> arg;  // acquire: hold; pause, redis_pause, partition: length; jump: signed clock jump;
+                              // failover: lag; redis_restart: downtime
   int line = 0;               // where it came from, for messages
+  // 0-based masters it acts on (the `masters` column): server actions, and a partition's cut
+  // links. Empty: master 0, the only one of a one-master run.
+  std::vector<int> masters;
 };
 
 // What an action's `arg` is.
 enum class ActionArg {
-  optional,         // may be given (acquire: the hold; otherwise unused), never negative
-  length,           // a duration that must be given, never negative (pause, redis_pause, failover's lag)
+  optional,         // may be given (acquire: the hold; redis_restart: the downtime; otherwise unused), never negative
+  length,           // a duration that must be given, never negative (pause, redis_pause, partition, failover's lag)
   signed_duration,  // a clock jump that must be given, either way (jump, server_jump)
 };
 
@@ -57,6 +79,8 @@ std::optional<ScriptedAction::Kind> action_kind_named(std::string_view name);
 struct RunInputs {
   std::map<int, ClientSpec> clients;
   std::vector<ScriptedAction> actions;  // sorted by `at`, ties in file order
+  std::map<int, MasterSpec> masters;               // by master, 1-based (masters.csv)
+  std::map<std::pair<int, int>, LinkSpec> links;   // by (client, master), 1-based (links.csv)
 };
 
 }  // namespace semsim

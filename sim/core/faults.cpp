@@ -30,6 +30,18 @@ void Faults::jump(SimClient& client, Micros by) {
   workload_.fault(client, Op::jump, "by_us=" + std::to_string(by.count()));
 }
 
+void Faults::partition(SimClient& client, const std::vector<int>& masters, Micros length) {
+  if (client.crashed()) return;
+  std::string list;
+  for (int m : masters) list += (list.empty() ? "" : ",") + std::to_string(m + 1);
+  const TrueTime until = scheduler_.now() + length;
+  for (int m : masters) client.cut(m, until);
+  workload_.fault(client, Op::partition, "masters=" + list + " length_us=" + std::to_string(length.count()));
+  scheduler_.at(until, [this, &client, list] {
+    if (!client.crashed()) workload_.fault(client, Op::heal, "masters=" + list);
+  });
+}
+
 void Faults::at_rates(SimClient& client, const RunOptions& options, std::uint64_t seed) {
   auto rng = std::make_shared<Rng>(seed);
   if (options.crash_rate > 0)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "sim/core/random.h"
 #include "sim/core/run_options.h"
@@ -21,6 +22,9 @@ class Faults {
   void pause(SimClient& client, Micros length);
   void crash(SimClient& client);
   void jump(SimClient& client, Micros by);
+  // The client's links to `masters` (0-based) are cut for `length`: a `partition` row now, a
+  // `heal` row when it ends.
+  void partition(SimClient& client, const std::vector<int>& masters, Micros length);
   // Draws pauses and a crash for the client at the options' rates.
   void at_rates(SimClient& client, const RunOptions& options, std::uint64_t seed);
 

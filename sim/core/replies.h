@@ -29,6 +29,13 @@ class Replies {
   Replies() = default;
   // Replies that are here already.
   explicit Replies(std::vector<Reply> replies) : slot_(std::make_shared<Slot>(Slot{true, std::move(replies), {}})) {}
+  // No replies: the request failed on its own (a master that is down refuses the connection:
+  // ConnectionLost), which take() throws.
+  static Replies failed(std::exception_ptr error) {
+    Replies r;
+    r.slot_ = std::make_shared<Slot>(Slot{true, {}, std::move(error)});
+    return r;
+  }
   // Replies still on the way: `wait` (which must outlive this) brings them.
   Replies(std::shared_ptr<Slot> slot, const Wait* wait) : slot_(std::move(slot)), wait_(wait) {}
 

@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/core/distribution.h"
 #include "sim/core/duration.h"
@@ -52,6 +53,15 @@ struct RunOptions {
   std::string clients_file;  // per-client table (clients.csv)
   std::string actions_file;  // scripted actions (actions.csv)
   std::string redis_url;     // empty: the embedded server
+  // Redlock: independent masters (1..9), each its own Redis with its own clock, persistence and
+  // faults. A request a master does not answer within master_timeout (simulated) is a failed
+  // vote; drift_factor is Redlock's clock drift allowance (validity = ttl - elapsed - drift).
+  int masters = 1;
+  Micros master_timeout{50'000};
+  double drift_factor = 0.01;
+  std::string masters_file;  // per-master table (masters.csv)
+  std::string links_file;    // per client-master delays (links.csv)
+  std::vector<std::string> more_redis_urls;  // --redis given again: the user's masters 2..N
   std::string out = "semsim-out";
   bool charts = true;
   // Virtual mode: send every delivery that nothing still pending can precede as one pipeline

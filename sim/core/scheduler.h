@@ -22,6 +22,7 @@ struct Delivery {
   std::function<void(Replies)> done;
   // False once the connection it travelled on has dropped: it never reaches Redis. Empty: always.
   std::function<bool()> on_the_wire;
+  int master = 0;  // which Redis it goes to (0-based; Redlock runs have several)
   bool dropped() const { return on_the_wire && !on_the_wire(); }
 };
 

@@ -13,6 +13,11 @@ class ServerControl {
   virtual Connection& link() = 0;
   // The primary crashes and starts again on its data directory (what comes back: --persistence).
   virtual void restart() = 0;
+  // The same in two steps, with downtime between (redis_restart's argument): the primary crashes
+  // and stays down, refusing connections, until come_back() starts it on its data directory.
+  // link() must not be used in between.
+  virtual void go_down() = 0;
+  virtual void come_back() = 0;
   // A replica catches up with the primary, then stops receiving its writes: the replica that a
   // later fail_over promotes, holding what the primary had now.
   virtual void cut_off_replica() = 0;

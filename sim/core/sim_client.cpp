@@ -3,13 +3,39 @@
 #include <algorithm>
 #include <memory>
 
+#include "sim/core/duration.h"
+
 #include "marks/coverage_marks.h"
 
 namespace semsim {
 
+SimClient::SimClient(Scheduler& scheduler, int id, ClientClock clock, std::vector<ClientNetwork> networks,
+                     std::uint64_t seed, std::uint64_t identifier_seed)
+    : scheduler_(scheduler), id_(id), clock_(clock), rng_(seed), identifiers_(identifier_seed) {
+  for (std::size_t m = 0; m < networks.size(); ++m)
+    links_.push_back(std::make_unique<Link>(*this, static_cast<int>(m), std::move(networks[m])));
+}
+
 SimClient::SimClient(Scheduler& scheduler, int id, ClientClock clock, ClientNetwork network, std::uint64_t seed,
                      std::uint64_t identifier_seed)
-    : scheduler_(scheduler), id_(id), clock_(clock), network_(std::move(network)), rng_(seed), identifiers_(identifier_seed) {}
+    : SimClient(scheduler, id, clock, [&] {
+        std::vector<ClientNetwork> one;
+        one.push_back(std::move(network));
+        return one;
+      }(), seed, identifier_seed) {}
+
+// The tasks go first: their frames hold exchanges that unregister from in_flight_.
+SimClient::~SimClient() { tasks_.clear(); }
+
+std::optional<Micros> SimClient::server_now(int master) const {
+  if (server_clocks_.empty()) return scheduler_.now().time_since_epoch();
+  return server_clocks_.at(static_cast<std::size_t>(master))->read(scheduler_.now());
+}
+
+void SimClient::note(std::string detail) {
+  if (detail.empty()) return;
+  notes_ += (notes_.empty() ? "" : " ") + detail;
+}
 
 void SimClient::wake(std::coroutine_handle<> h) {
   when_awake([h] { h.resume(); });
@@ -60,57 +86,125 @@ std::string SimClient::new_identifier() {
 
 struct SimClient::Exchange {
   SimClient& client;
+  int master;
   std::vector<Command> commands;
   bool atomic;
   std::vector<Replies> answers;  // one per delivery: the transaction, or each command of a pipeline
   std::vector<Reply> replies;
-  std::string lost;  // why the connection dropped under it
+  std::string lost;        // why the connection dropped under it
+  bool timed_out = false;  // no answer within the master timeout
+  std::optional<std::uint64_t> id;  // once sent
+  Exchange(SimClient& client, int master, std::vector<Command> commands, bool atomic)
+      : client(client), master(master), commands(std::move(commands)), atomic(atomic) {}
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
+  // An exchange abandoned in flight (its frame destroyed: all_settled's `enough`) is forgotten,
+  // so that its answer, timeout or lost connection resumes nothing.
+  ~Exchange() {
+    if (id && client.waiting(*id)) mark(Mark::request_abandoned);
+    if (id) client.forget(*id);
+  }
   bool await_ready() const noexcept { return false; }
   void await_suspend(std::coroutine_handle<> h) { client.send(*this, h); }
   std::vector<Reply> await_resume() {
+    if (timed_out)
+      throw NoAnswer("no answer from master " + std::to_string(master + 1) + " within the master timeout (" +
+                     format_duration(*client.master_timeout_) + ")");
     if (!lost.empty()) throw ConnectionLost(lost);
     return std::move(replies);
   }
 };
 
-void SimClient::finish(std::uint64_t id) {
+bool SimClient::waiting(std::uint64_t id) const {
   const auto it = in_flight_.find(id);
-  if (it == in_flight_.end()) return;  // ended already: its connection dropped
-  const auto [exchange, h] = it->second;
+  return it != in_flight_.end() && !it->second.settled;
+}
+
+void SimClient::settle(std::uint64_t id) {
+  in_flight_.at(id).settled = true;
+  when_awake([this, id] {
+    const auto it = in_flight_.find(id);
+    if (it == in_flight_.end()) return;  // abandoned meanwhile
+    const std::coroutine_handle<> h = it->second.handle;
+    in_flight_.erase(it);
+    h.resume();
+  });
+}
+
+void SimClient::finish(std::uint64_t id) {
+  if (!waiting(id)) return;  // ended already: its connection dropped, or it timed out
+  Exchange& exchange = *in_flight_.at(id).exchange;
   // The replies are read when they reach the client: requests sent ahead may have been answered
-  // while the simulation went on. A failed link throws here and ends the run.
-  for (Replies& answer : exchange->answers)
-    for (Reply& reply : answer.take()) exchange->replies.push_back(std::move(reply));
-  in_flight_.erase(it);
-  wake(h);
+  // while the simulation went on. A failed link throws here and ends the run; a master that was
+  // down refused the connection (ConnectionLost), which ends this request alone.
+  try {
+    for (Replies& answer : exchange.answers)
+      for (Reply& reply : answer.take()) exchange.replies.push_back(std::move(reply));
+  } catch (const ConnectionLost& e) {
+    exchange.lost = e.what();
+  }
+  settle(id);
+}
+
+void SimClient::time_out(std::uint64_t id) {
+  if (!waiting(id)) return;
+  mark(Mark::master_no_answer);
+  in_flight_.at(id).exchange->timed_out = true;
+  settle(id);
 }
 
 void SimClient::drop_connection(const std::string& why) {
-  ++connection_;
-  if (!in_flight_.empty()) mark(Mark::in_flight_at_connection_loss);
-  for (auto& [id, exchange] : std::exchange(in_flight_, {})) {
-    exchange.first->lost = why;
-    wake(exchange.second);
+  for (auto& link : links_) ++link->connection;
+  lose_in_flight(-1, why);
+}
+
+void SimClient::drop_connection(int master, const std::string& why) {
+  ++links_.at(static_cast<std::size_t>(master))->connection;
+  lose_in_flight(master, why);
+}
+
+// Every request still waiting (on `master`, or -1: on any) ends with ConnectionLost, in send
+// order. Resuming a client may send more: those are on the new connection, and stay.
+void SimClient::lose_in_flight(int master, const std::string& why) {
+  std::vector<std::uint64_t> lost;
+  for (const auto& [id, f] : in_flight_)
+    if (!f.settled && (master < 0 || f.exchange->master == master)) lost.push_back(id);
+  if (!lost.empty()) mark(Mark::in_flight_at_connection_loss);
+  for (std::uint64_t id : lost) {
+    if (!waiting(id)) continue;
+    in_flight_.at(id).exchange->lost = why;
+    settle(id);
   }
+}
+
+void SimClient::cut(int master, TrueTime until) {
+  Link& link = *links_.at(static_cast<std::size_t>(master));
+  link.cut_until = std::max(link.cut_until, until);
 }
 
 void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
   const TrueTime sent = scheduler_.now();
   const std::uint64_t id = next_exchange_++;
-  in_flight_.emplace(id, std::make_pair(&exchange, h));
-  const auto on_the_wire = [this, connection = connection_] { return connection == connection_; };
+  in_flight_.emplace(id, InFlight{&exchange, h});
+  exchange.id = id;
+  Link& link = *links_.at(static_cast<std::size_t>(exchange.master));
+  if (master_timeout_) scheduler_.at(sent + *master_timeout_, [this, id] { time_out(id); });
+  if (link.cut_at(sent)) return;  // lost on the way: it waits for its timeout
+  const auto on_the_wire = [&link, connection = link.connection] { return connection == link.connection; };
   std::vector<Replies>* out = &exchange.answers;
+  const int master = exchange.master;
   if (exchange.atomic) {
     // A transaction travels and runs as one unit.
     out->resize(1);
-    scheduler_.deliver_at(network_.outbound(sent),
+    scheduler_.deliver_at(link.network.outbound(sent),
                           Delivery{std::move(exchange.commands),
-                                   [this, out, id](Replies r) {
-                                     if (!in_flight_.count(id)) return;  // its exchange ended: `out` is gone
+                                   [this, &link, out, id](Replies r) {
+                                     if (!waiting(id)) return;  // its exchange ended: `out` may be gone
+                                     if (link.cut_at(scheduler_.now())) return;  // the answer is lost
                                      (*out)[0] = std::move(r);
-                                     scheduler_.at(network_.inbound(scheduler_.now()), [this, id] { finish(id); });
+                                     scheduler_.at(link.network.inbound(scheduler_.now()), [this, id] { finish(id); });
                                    },
-                                   on_the_wire});
+                                   on_the_wire, master});
     return;
   }
   // A plain pipeline: each command arrives on its own, so others may run in between; the client
@@ -121,27 +215,28 @@ void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<Command> one;
     one.push_back(std::move(exchange.commands[i]));
-    scheduler_.deliver_at(network_.outbound(sent),
+    scheduler_.deliver_at(link.network.outbound(sent),
                           Delivery{std::move(one),
-                                   [this, out, id, i, remaining](Replies r) {
-                                     if (!in_flight_.count(id)) return;  // its exchange ended: `out` is gone
+                                   [this, &link, out, id, i, remaining](Replies r) {
+                                     if (!waiting(id)) return;  // its exchange ended: `out` may be gone
+                                     if (link.cut_at(scheduler_.now())) return;  // the answer is lost
                                      (*out)[i] = std::move(r);
-                                     const TrueTime back = network_.inbound(scheduler_.now());
+                                     const TrueTime back = link.network.inbound(scheduler_.now());
                                      if (--*remaining == 0) scheduler_.at(back, [this, id] { finish(id); });
                                    },
-                                   on_the_wire});
+                                   on_the_wire, master});
   }
 }
 
-Task<std::vector<Reply>> SimClient::transaction(std::vector<Command> commands) {
+Task<std::vector<Reply>> SimClient::Link::transaction(std::vector<Command> commands) {
   // Awaiters are named locals: g++ 12 mishandles temporaries in a co_await expression.
-  Exchange exchange{*this, as_transaction(std::move(commands)), true, {}, {}, {}};
+  Exchange exchange(client, master, as_transaction(std::move(commands)), true);
   std::vector<Reply> replies = co_await exchange;
   co_return transaction_replies(std::move(replies));
 }
 
-Task<std::vector<Reply>> SimClient::pipeline(std::vector<Command> commands) {
-  Exchange exchange{*this, std::move(commands), false, {}, {}, {}};
+Task<std::vector<Reply>> SimClient::Link::pipeline(std::vector<Command> commands) {
+  Exchange exchange(client, master, std::move(commands), false);
   co_return co_await exchange;
 }
 

@@ -31,6 +31,18 @@ struct RunResult {
   bool timed_out = false;  // Redis did not answer within --command-timeout
 };
 
+// One Redis master as the simulation drives it. A one-master run has one; a Redlock run
+// (--masters N) has N, each driven exactly as the one of a one-master run.
+struct MasterPorts {
+  Connection* link = nullptr;  // every request to this master goes through it
+  // Redis's clock, when it can follow virtual time (the embedded server): set before every
+  // delivery in virtual mode, left on the real clock in paced mode.
+  ServerClock* clock = nullptr;
+  // What server faults act on; without it a run with one is refused. Its link replaces `link`
+  // from then on.
+  ServerControl* control = nullptr;
+};
+
 // The clients did not fit in the memory this process may use (exit 2, saying how many did).
 struct OutOfMemory : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -39,7 +51,7 @@ struct OutOfMemory : std::runtime_error {
 class Simulation {
  public:
   // `inputs`: the clients table and scripted actions; `link` is the connection every request
-  // goes through; `sink` gets every event.
+  // goes through (master 1: set_masters gives more); `sink` gets every event.
   Simulation(const RunOptions& options, RunInputs inputs, Semaphore& semaphore, Connection& link,
              Recorder::Sink sink);
   ~Simulation();
@@ -52,21 +64,24 @@ class Simulation {
   // push Redis's clock out of what it can be set to (ServerClock::settable). InputError naming
   // the actions file, line and field.
   void check_inputs() const;
-  // Redis's clock, when it can follow virtual time (the embedded server): set before every
-  // delivery in virtual mode, left on the real clock in paced mode.
-  void set_redis_clock(ServerClock* clock) { redis_clock_ = clock; }
-  // What server faults (actions on client 0) act on; without it a run with one is refused.
-  // Its link replaces the constructor's from then on. `processes`: whether it can restart and
-  // fail over (the embedded server), or only drop connections (a user's server).
-  // The run's key prefix: where --fill-memory writes its keys.
-  // The run's keys' prefix; `in_run_row`: said in the history's run row too (prefix=).
+  // Master 1's clock and fault control (MasterPorts).
+  void set_redis_clock(ServerClock* clock) { masters_.at(0).clock = clock; }
+  // `processes`: whether the control can restart and fail over (the embedded server), or only
+  // drop connections (a user's server).
+  void set_server_control(ServerControl* control, bool processes) {
+    masters_.at(0).control = control;
+    control_processes_ = processes;
+  }
+  // Every master, in order (options.masters of them).
+  void set_masters(std::vector<MasterPorts> masters, bool processes) {
+    masters_ = std::move(masters);
+    control_processes_ = processes;
+  }
+  // The run's keys' prefix (where --fill-memory writes its keys); `in_run_row`: said in the
+  // history's run row too (prefix=).
   void set_key_prefix(std::string prefix, bool in_run_row = false) {
     key_prefix_ = std::move(prefix);
     prefix_in_run_row_ = in_run_row;
-  }
-  void set_server_control(ServerControl* control, bool processes) {
-    control_ = control;
-    control_processes_ = processes;
   }
 
  private:
@@ -77,21 +92,19 @@ class Simulation {
   void check_server_clock_range() const;
   const RunOptions& options_;
   Semaphore& semaphore_;
-  Connection* link_;
+  std::vector<MasterPorts> masters_;
   std::string key_prefix_;
   bool prefix_in_run_row_ = false;
-  ServerControl* control_ = nullptr;
   bool control_processes_ = false;
   Recorder::Sink sink_;
-  std::map<int, ClientSpec> table_;
-  std::vector<ScriptedAction> actions_;
-  ServerClock* redis_clock_ = nullptr;
+  RunInputs inputs_;
 };
 
 // Throws InputError (naming the actions file, line and field 'arg') if Redis's clock, as the run's
 // server skew, drift and server_jump actions move it, leaves `range` at any instant of the run.
+// `master` (0-based) and `spec` (its masters.csv row): whose clock, in a multi-master run.
 void check_server_clock_range(const RunOptions& options, const std::vector<ScriptedAction>& actions,
-                              ServerClock::Range range);
+                              ServerClock::Range range, int master = 0, const MasterSpec& spec = {});
 
 // Runs deliveries that are due at one instant on Redis, pipelined in order, then hands each its
 // replies. Throws LinkError when Redis is gone.
@@ -100,7 +113,8 @@ void check_server_clock_range(const RunOptions& options, const std::vector<Scrip
 void execute_deliveries(std::vector<Delivery> batch, Connection& link, Micros timeout,
                         const std::function<void()>& unblock = {});
 
-// The detail of the history's first row: the run's parameters as key=value pairs.
-std::string run_detail(const RunOptions& options);
+// The detail of the history's first row: the run's parameters as key=value pairs; with several
+// masters also `masters=N` and the variant's `quorum=Q` (given: 0 leaves it out).
+std::string run_detail(const RunOptions& options, int quorum = 0);
 
 }  // namespace semsim

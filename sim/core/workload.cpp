@@ -1,7 +1,10 @@
 #include "sim/core/workload.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
+
+#include "algorithms/api/all_settled.h"
 
 #include "marks/coverage_marks.h"
 
@@ -26,6 +29,7 @@ bool Workload::holds(const SimClient& client, const std::string& identifier) con
 }
 
 std::uint64_t Workload::invoke(SimClient& client, Op op, const std::string& identifier) {
+  client.take_notes();  // what an earlier operation left unsaid
   recorder_.record(client.id(), client.now(), op, Phase::invoke, identifier);
   in_flight_.emplace(next_token_, InFlight{&client, op, identifier});
   return next_token_++;
@@ -34,6 +38,8 @@ std::uint64_t Workload::invoke(SimClient& client, Op op, const std::string& iden
 void Workload::outcome(std::uint64_t token, SimClient& client, Op op, Phase phase, std::string identifier,
                        std::string detail) {
   in_flight_.erase(token);
+  // What a multi-master variant noted (votes, elapsed, validity) follows the outcome's own detail.
+  if (std::string notes = client.take_notes(); !notes.empty()) detail += (detail.empty() ? "" : " ") + notes;
   recorder_.record(client.id(), client.now(), op, phase, std::move(identifier), std::move(detail));
 }
 
@@ -54,6 +60,8 @@ Task<std::optional<Grant>> Workload::acquire(SimClient& client) {
     error = std::string("error: ") + e.what();
   } catch (const ConnectionLost& e) {
     error = std::string("connection lost: ") + e.what();
+  } catch (const NoAnswer& e) {
+    error = std::string("no answer: ") + e.what();
   }
   if (!error.empty()) {
     // An error reply mid-protocol (a Lua error, say) or a dropped connection: what it left in
@@ -84,6 +92,8 @@ Task<bool> Workload::release(SimClient& client, std::string identifier) {
     error = std::string("error: ") + e.what();
   } catch (const ConnectionLost& e) {
     error = std::string("connection lost: ") + e.what();
+  } catch (const NoAnswer& e) {
+    error = std::string("no answer: ") + e.what();
   }
   if (!error.empty())
     outcome(token, client, Op::release, Phase::info, identifier, error);
@@ -103,6 +113,8 @@ Task<bool> Workload::refresh(SimClient& client, std::string identifier) {
     error = std::string("error: ") + e.what();
   } catch (const ConnectionLost& e) {
     error = std::string("connection lost: ") + e.what();
+  } catch (const NoAnswer& e) {
+    error = std::string("no answer: ") + e.what();
   }
   if (!error.empty()) {
     outcome(token, client, Op::refresh, Phase::info, identifier, error);
@@ -130,21 +142,26 @@ Task<void> Workload::hold_then_release(SimClient& client, Grant grant, Micros ho
   if (holds(client, grant.identifier)) co_await release(client, grant.identifier);
 }
 
-Task<void> Workload::sample(SimClient& harness, std::string admission_set, Micros every) {
+Task<void> Workload::sample(SimClient& harness, Micros every) {
+  const std::string admission_set = semaphore_.admission_set();
   for (;;) {
     co_await harness.sleep(every);
     if (scheduler_.now() >= end_of_run(options_)) co_return;
-    Command zrange{"ZRANGE", admission_set, "0", std::to_string(options_.limit - 1)};  // g++ 12: no braces in co_await
-    Reply r;
-    bool lost = false;
-    try {
-      r = co_await harness.redis().call(std::move(zrange));
-    } catch (const ConnectionLost&) {
-      lost = true;  // a server fault: the next sample reads again
-    }
-    if (lost) continue;
     std::set<std::string> admitted;
-    for (const Reply& m : r.elements) admitted.insert(m.text);
+    if (harness.masters() == 1 && !admission_set.empty()) {
+      Command zrange{"ZRANGE", admission_set, "0", std::to_string(options_.limit - 1)};  // g++ 12: no braces in co_await
+      Reply r;
+      bool lost = false;
+      try {
+        r = co_await harness.redis().call(std::move(zrange));
+      } catch (const ConnectionLost&) {
+        lost = true;  // a server fault: the next sample reads again
+      }
+      if (lost) continue;
+      for (const Reply& m : r.elements) admitted.insert(m.text);
+    } else {
+      admitted = co_await admitted_by_quorum(harness);
+    }
     int believers = 0, stale = 0;
     for (const auto& h : holding_) {
       if (!h) continue;
@@ -168,6 +185,8 @@ Task<void> Workload::lease_row(SimClient& holder, Command probe, std::string ide
     r = co_await harness_->redis().call(std::move(probe));
   } catch (const ConnectionLost&) {
     co_return;  // a server fault: nothing seen
+  } catch (const NoAnswer&) {
+    co_return;
   }
   // PTTL answers an integer (-2: no key, -1: no expiry), ZRANK an integer or nil; anything else
   // means the INI names the wrong key (a ZRANK on a string): the run cannot judge its leases.
@@ -180,6 +199,35 @@ Task<void> Workload::lease_row(SimClient& holder, Command probe, std::string ide
   recorder_.record(holder.id(), holder.now(), Op::lease, Phase::info, identifier, "at=" + at + " " + seen);
 }
 
+// Every master at once: the identifiers it admits (the first `limit` of the admission set, or the
+// values of the holder keys); admitted are those a quorum of masters admits. A master that does
+// not answer (down, paused past the master timeout) admits nothing.
+Task<std::set<std::string>> Workload::admitted_by_quorum(SimClient& harness) {
+  const std::string admission_set = semaphore_.admission_set();
+  const std::vector<std::string> keys = semaphore_.holder_keys();
+  std::vector<Task<Reply>> reads;
+  for (int m = 0; m < harness.masters(); ++m) {
+    Command read = admission_set.empty() ? Command{"MGET"}
+                                         : Command{"ZRANGE", admission_set, "0", std::to_string(options_.limit - 1)};
+    if (admission_set.empty()) read.insert(read.end(), keys.begin(), keys.end());
+    reads.push_back(harness.redis(m).call(std::move(read)));
+  }
+  std::vector<Settled<Reply>> answers = co_await all_settled(std::move(reads));
+  std::map<std::string, int> votes;
+  for (const Settled<Reply>& answer : answers) {
+    if (!answer.ok()) continue;
+    std::set<std::string> here;
+    for (const Reply& id : answer.value->elements)
+      if (!id.is_nil()) here.insert(id.text);
+    for (const std::string& id : here) ++votes[id];
+  }
+  const int quorum = harness.masters() > 1 ? semaphore_.quorum(harness.masters()) : 1;
+  std::set<std::string> admitted;
+  for (const auto& [id, n] : votes)
+    if (n >= quorum) admitted.insert(id);
+  co_return admitted;
+}
+
 Task<void> Workload::fill(SimClient& harness, std::string prefix) {
   const std::string value(1024, 'x');
   for (std::uint64_t n = 0;; ++n) {
@@ -189,6 +237,7 @@ Task<void> Workload::fill(SimClient& harness, std::string prefix) {
     try {
       co_await harness.redis().call(std::move(set));
     } catch (const ConnectionLost&) {
+    } catch (const NoAnswer&) {
     }
   }
 }

@@ -5,6 +5,8 @@
 
 #include <map>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "algorithms/api/semaphore.h"
@@ -29,9 +31,10 @@ class Workload {
   // The connection to Redis failed: every operation still waiting for its reply ends as `info`
   // (its outcome is unknown: Redis may or may not have run it), in the order they were invoked.
   void connection_lost(const std::string& why);
-  // Every `every`: reads the first `limit` members of the admission set and records how many
+  // Every `every`: reads the first `limit` members of the variant's admission set (or its holder
+  // keys; with several masters, on each, admitted where a quorum admits) and records how many
   // believers Redis no longer counts (a `sample` row). Runs as the harness client.
-  Task<void> sample(SimClient& harness, std::string admission_set, Micros every);
+  Task<void> sample(SimClient& harness, Micros every);
   // Every millisecond: writes 1 KiB to a new key <prefix>filler:run:<n> (--fill-memory, TTL 1 h), its
   // errors (OOM) ignored. Runs as the harness client.
   Task<void> fill(SimClient& harness, std::string prefix);
@@ -41,6 +44,7 @@ class Workload {
   void probe_leases(SimClient& harness) { harness_ = &harness; }
 
  private:
+  Task<std::set<std::string>> admitted_by_quorum(SimClient& harness);
   Task<std::optional<Grant>> acquire(SimClient& client);
   Task<void> hold_then_release(SimClient& client, Grant grant, Micros hold);
   Task<bool> release(SimClient& client, std::string identifier);

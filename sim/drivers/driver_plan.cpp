@@ -270,7 +270,7 @@ void DriverRun::State::server_faults_at_rates() {
     if (per_second <= 0) return;
     const auto gap = [&] { return static_cast<std::int64_t>(rng.exponential(1e6 / per_second)); };
     for (std::int64_t t = gap(); t < us(o.duration); t += gap()) {
-      ScriptedAction a{at_us(t), 0, kind, std::nullopt, 0};
+      ScriptedAction a{at_us(t), 0, kind, std::nullopt, 0, {}};
       if (kind == ScriptedAction::Kind::redis_pause) a.arg = std::max(Micros(0), o.redis_pause_length.sample_duration(rng));
       at(t0 + t * kNsPerUs, [this, a] { server_fault(a); });
     }

@@ -416,11 +416,21 @@ int EmbeddedRedis::replicas_following() const {
 }
 
 void EmbeddedRedis::restart_primary() {
+  stop_primary();
+  start_primary();
+}
+
+void EmbeddedRedis::stop_primary() {
   Server& primary = servers_.at(primary_);
   kill_server(primary);
   // Without persistence nothing comes back, not even the snapshot a replica's sync left behind.
   std::error_code ignored;
   if (setup_.persistence == Persistence::none) fs::remove(fs::path(primary.dir) / "dump.rdb", ignored);
+}
+
+void EmbeddedRedis::start_primary() {
+  Server& primary = servers_.at(primary_);
+  if (primary.pid > 0) return;
   start(primary);
   wait_in_sync();
 }

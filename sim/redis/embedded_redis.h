@@ -61,6 +61,10 @@ class EmbeddedRedis {
   // The primary is killed (SIGKILL, as a crash) and started again on its data directory: what it
   // holds then is what its persistence kept.
   void restart_primary();
+  // The same in two steps (a restart with downtime): killed now, started again later; while it
+  // is down its socket is gone, so connections are refused.
+  void stop_primary();
+  void start_primary();
   // The first replica still following waits until it has every write so far (WAIT), then stops
   // replicating (REPLICAOF NO ONE): it keeps exactly what the primary had at this moment.
   // Throws if no replica follows.

@@ -4,6 +4,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -84,10 +85,31 @@ void RedisSession::give_keys_expiry(std::string prefix, std::shared_ptr<const st
 
 bool RedisSession::pin_server(std::optional<int> cpu) {
   if (!embedded()) return false;
-  const bool took = embedded_->pin(cpu);
+  bool took = embedded_->pin(cpu);
+  for (auto& other : others_) took &= other->pin_server(cpu);
   pinned_ = cpu && took;
   if (link_) link_->spin_while_waiting(!pinned_);
   return took;
+}
+
+void RedisSession::use_masters(const std::vector<ServerSetup>& setups, const std::vector<std::string>& urls) {
+  const std::size_t more = std::max(setups.size(), urls.size() + 1) - 1;
+  if (embedded() && !urls.empty()) throw std::invalid_argument("--redis given for some masters only: give it once per master");
+  if (!embedded() && !sentinels_.empty() && more > 0) throw std::invalid_argument("--sentinel: one master only");
+  if (!embedded() && urls.size() != more)
+    throw std::invalid_argument("--masters " + std::to_string(more + 1) + " on your Redis: give --redis once per master");
+  if (!embedded() && urls != other_urls_) others_.clear();
+  others_.resize(std::min(others_.size(), more));
+  for (std::size_t m = 1; m <= more; ++m) {
+    if (m - 1 < others_.size()) {
+      if (embedded()) others_[m - 1]->use_setup(setups.at(m));
+      continue;
+    }
+    others_.push_back(embedded() ? std::make_unique<RedisSession>("", setups.at(m))
+                                 : std::make_unique<RedisSession>(urls.at(m - 1)));
+    if (pinned_) others_.back()->pin_server(home_core_);
+  }
+  other_urls_ = urls;
 }
 
 RedisLink& RedisSession::link() {
@@ -129,6 +151,16 @@ void RedisSession::restart() {
   connect();
 }
 
+void RedisSession::go_down() {
+  link_.reset();
+  embedded_or_throw(embedded_).stop_primary();
+}
+
+void RedisSession::come_back() {
+  embedded_or_throw(embedded_).start_primary();
+  connect();
+}
+
 void RedisSession::cut_off_replica() {
   embedded_or_throw(embedded_).cut_off_replica();
   changed_ = true;
@@ -145,7 +177,11 @@ void RedisSession::fail_over() {
 void RedisSession::reconnect() { connect(); }
 
 std::string RedisSession::describe() const {
-  return embedded() ? "embedded redis-server " + version_ : "redis " + version_ + " at " + target_.describe();
+  std::string text = embedded() ? "embedded redis-server " + version_ : "redis " + version_ + " at " + target_.describe();
+  if (others_.empty()) return text;
+  if (embedded()) return std::to_string(masters()) + " masters, each an " + text;
+  for (const auto& other : others_) text += ", " + other->describe();
+  return std::to_string(masters()) + " masters: " + text;
 }
 
 std::string RedisSession::new_prefix() {
@@ -158,15 +194,19 @@ std::string RedisSession::new_prefix() {
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(id));
   const std::string prefix = std::string("semsim:") + hex + ":";
   // Another run's keys, or a stale run's: this run would read them as its own and delete them.
-  if (keys_exist_with_prefix(link(), prefix))
-    throw std::runtime_error("keys under " + prefix + " already exist on " + describe() +
-                             ": refusing to share them with another run");
+  for (int m = 0; m < masters(); ++m)
+    if (keys_exist_with_prefix(master(m).link(), prefix))
+      throw std::runtime_error("keys under " + prefix + " already exist on " + master(m).describe() +
+                               ": refusing to share them with another run");
   return prefix;
 }
 
 ScriptKill RedisSession::kill_running_script() { return semsim::kill_running_script(target_); }
 
 void RedisSession::clean(const std::string& prefix) {
+  for (auto& other : others_) other->clean(prefix);
+  // A master a restart left down (a run cut short in its downtime) comes back to be cleaned.
+  if (embedded() && !link_) come_back();
   // A first Ctrl-C stopped the run (and may have closed the link); the cleanup goes on, on a new
   // link if need be, and only a further Ctrl-C stops it.
   const int tolerated = interrupt_count();

@@ -32,13 +32,25 @@ class RedisSession final : public ServerControl {
   // Server faults (ServerControl): the embedded server only; a user's server throws
   // std::logic_error (runs refuse server faults there before they start).
   void restart() override;
+  void go_down() override;
+  void come_back() override;
   void cut_off_replica() override;
   void fail_over() override;
   void reconnect() override;
   void unblock() override;
 
+  // Redlock runs (--masters N): masters 2..N, each a session of its own: an embedded server with
+  // its own directory, clock and persistence (setups[1..]), or the user's Redis at urls[0..]
+  // (--redis given N times) when this session is the user's. Master 1 is this session, set up by
+  // use_setup. Masters beyond the run's are stopped. Throws as the constructor does.
+  void use_masters(const std::vector<ServerSetup>& setups, const std::vector<std::string>& urls);
+  int masters() const { return 1 + static_cast<int>(others_.size()); }
+  // Master `m` (0-based; 0 is this session).
+  RedisSession& master(int m) { return m == 0 ? *this : *others_.at(static_cast<std::size_t>(m - 1)); }
+
   const std::string& server_version() const { return version_; }
-  // Where the primary is now (after a failover: the promoted one).
+  // Where the primary is now (after a failover: the promoted one): its address for a process of
+  // one's own (a driver) to connect to.
   const RedisTarget& target() const { return target_; }
   std::string describe() const;  // "embedded redis-server 7.0.15" / "redis 7.2.4 at unix:///..."
   bool embedded() const { return embedded_ != nullptr; }
@@ -55,13 +67,14 @@ class RedisSession final : public ServerControl {
   bool pin_server(std::optional<int> cpu);
 
   // The safety net's expiry (key_safety_net.h) on this session's link, and on every link it opens
-  // after a fault; a null deadline turns it off.
+  // after a fault; a null deadline turns it off. This master only: each has its own net and clock.
   void give_keys_expiry(std::string prefix, std::shared_ptr<const std::atomic<std::int64_t>> deadline);
 
   // A fresh prefix "semsim:<run-id>:" for one run.
   std::string new_prefix();
   // After a command timeout: SCRIPT KILL, so that a script of the run that never returns does not
   // leave the server busy for ever (on a user's server too: the run's script is what keeps it busy).
+  // This master only (master(m) for the others).
   ScriptKill kill_running_script();
   // Deletes the keys of a prefix (SCAN + UNLINK), reconnecting if the link broke: every key whose
   // name holds it, for a driver's library may put its own prefix before the run's key.
@@ -79,6 +92,8 @@ class RedisSession final : public ServerControl {
   std::vector<RedisTarget> sentinels_;  // where to ask for the primary; empty: target_ is it
   std::string master_;
   RedisTarget data_node_;  // credentials and database for the primary the sentinels name
+  std::vector<std::unique_ptr<RedisSession>> others_;  // masters 2..N
+  std::vector<std::string> other_urls_;                // the user's, for masters 2..N
   std::string expiry_prefix_;
   std::shared_ptr<const std::atomic<std::int64_t>> expiry_deadline_;
   void connect();  // a fault left the topology other than its setup says

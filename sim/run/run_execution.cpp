@@ -58,10 +58,17 @@ Endpoint endpoint_of(const RedisTarget& target) {
   return e;
 }
 
+// Where each master is now, in order (one endpoint in a one-master run).
+std::vector<Endpoint> master_endpoints(RedisSession& redis) {
+  std::vector<Endpoint> endpoints;
+  for (int m = 0; m < redis.masters(); ++m) endpoints.push_back(endpoint_of(redis.master(m).target()));
+  return endpoints;
+}
+
 DriverSetup driver_setup(const std::string& command, RedisSession& redis, const std::string& prefix, const std::string& out) {
   DriverSetup setup;
   setup.command = command;
-  setup.masters = {endpoint_of(redis.target())};
+  setup.masters = master_endpoints(redis);
   setup.key = prefix + "sem";
   setup.clock_library = shipped_library("libsemsim_client_clock.so");
   if (setup.clock_library.empty())
@@ -95,6 +102,8 @@ void write_run_ini_with_inputs(const RunOptions& options, const InputBytes* byte
   };
   const bool clients = copied(options.clients_file, bytes ? bytes->clients : "", "clients-file", "clients.csv");
   const bool actions = copied(options.actions_file, bytes ? bytes->actions : "", "actions-file", "actions.csv");
+  const bool masters = copied(options.masters_file, bytes ? bytes->masters : "", "masters-file", "masters.csv");
+  const bool links = copied(options.links_file, bytes ? bytes->links : "", "links-file", "links.csv");
   std::ostringstream options_text;
   write_run_ini(options_text, options);
   const std::string path = (out / "run.ini").string();
@@ -107,6 +116,8 @@ void write_run_ini_with_inputs(const RunOptions& options, const InputBytes* byte
   for (std::string line; std::getline(lines, line);) {
     if (clients && line.starts_with("clients-file = ")) line = "clients-file = clients.csv";
     if (actions && line.starts_with("actions-file = ")) line = "actions-file = actions.csv";
+    if (masters && line.starts_with("masters-file = ")) line = "masters-file = masters.csv";
+    if (links && line.starts_with("links-file = ")) line = "links-file = links.csv";
     ini << line << "\n";
   }
   write_output_file(path, ini.str());
@@ -157,40 +168,61 @@ void say_script_kill(const RedisSession& redis, const ScriptKill& kill) {
 }
 
 // One run; the inputs as given, or else read from the files the options name.
+// Each master's server setup: the run's, with the persistence masters.csv gives it.
+std::vector<ServerSetup> master_setups(const RunOptions& options, const RunInputs& inputs) {
+  std::vector<ServerSetup> setups;
+  for (int m = 1; m <= options.masters; ++m) {
+    ServerSetup setup = options.server;
+    if (const auto row = inputs.masters.find(m); row != inputs.masters.end() && row->second.persistence)
+      setup.persistence = *row->second.persistence;
+    setups.push_back(setup);
+  }
+  return setups;
+}
+
 RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSession& redis, std::ostream& log,
               RunFiles files) {
-  redis.use_setup(options.server);
+  // The input files first: bad input stops the run before any output exists.
+  InputBytes input_bytes;  // what was read, for run.ini's copies
+  RunInputs inputs = given ? std::move(*given) : read_run_inputs(options, &input_bytes);
+  const std::vector<ServerSetup> setups = master_setups(options, inputs);
+  redis.use_setup(setups.front());
+  redis.use_masters(setups, options.more_redis_urls);
   // In virtual time semsim and the embedded server take turns: on one core (shared_core.h), but
   // for a wide run alone.
   std::optional<SharedCore> core;
   if (options.mode == TimeMode::virtual_time && (redis.home_core() || !wide_enough_for_two_cores(options)))
     core.emplace(redis);
   const std::string prefix = redis.new_prefix();
-  // On a user's server, keys a killed run leaves behind expire on their own (key_safety_net.h).
-  std::optional<KeySafetyNet> net;
+  // On a user's servers, keys a killed run leaves behind expire on their own (key_safety_net.h):
+  // a net on every master, each with its expiry on that master's own clock.
+  std::vector<std::unique_ptr<KeySafetyNet>> nets;
   if (!redis.embedded())
-    net.emplace(redis.target(), prefix, std::chrono::duration_cast<std::chrono::milliseconds>(options.duration));
-  // The run's link gives the net's expiry; off again when the run is over, whichever way.
+    for (int m = 0; m < redis.masters(); ++m)
+      nets.push_back(std::make_unique<KeySafetyNet>(
+          redis.master(m).target(), prefix, std::chrono::duration_cast<std::chrono::milliseconds>(options.duration)));
+  // Each master's link gives its net's expiry; off again when the run is over, whichever way.
   struct Expiry {
     RedisSession& redis;
-    ~Expiry() { redis.give_keys_expiry({}, nullptr); }
+    ~Expiry() {
+      for (int m = 0; m < redis.masters(); ++m) redis.master(m).give_keys_expiry({}, nullptr);
+    }
   } expiry{redis};
-  if (net) redis.give_keys_expiry(prefix, net->deadline());
+  for (std::size_t m = 0; m < nets.size(); ++m)
+    redis.master(static_cast<int>(m)).give_keys_expiry(prefix, nets[m]->deadline());
   SemaphoreConfig config;
   config.name = prefix + "sem";
   config.limit = options.limit;
   config.timeout = options.timeout;
   config.lock_timeout = options.lock_timeout;
   config.lock_acquire_timeout = options.lock_acquire_timeout;
+  config.drift_factor = options.drift_factor;
   const std::string driver = driver_command(options.variant);
   std::unique_ptr<Semaphore> semaphore = driver.empty() ? make_semaphore(options.variant, config) : nullptr;
-  // The input files first: bad input stops the run before any output exists.
-  InputBytes input_bytes;  // what was read, for run.ini's copies
-  RunInputs inputs = given ? std::move(*given) : read_run_inputs(options, &input_bytes);
 
   log << "semsim " << version() << ": " << run_detail(options) << "\n"
       << "redis: " << redis.describe() << ", keys under " << prefix
-      << (net ? " (each expires " + std::to_string(KeySafetyNet::kMargin.count()) +
+      << (!nets.empty() ? " (each expires " + std::to_string(KeySafetyNet::kMargin.count()) +
                     " min after the run's expected end if semsim dies before it deletes them)"
               : std::string())
       << "\n";
@@ -209,15 +241,17 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   std::optional<DriverRun> drivers;
   if (driver.empty()) {
     simulation.emplace(options, std::move(inputs), *semaphore, redis.link(), sink);
-    simulation->set_redis_clock(redis.clock());
-    simulation->set_server_control(&redis, redis.embedded());
+    std::vector<MasterPorts> masters;
+    for (int m = 0; m < redis.masters(); ++m)
+      masters.push_back({&redis.master(m).link(), redis.master(m).clock(), &redis.master(m)});
+    simulation->set_masters(std::move(masters), redis.embedded());
     // In the run row where keys can outlive the run and the history is not the same bytes for a
     // seed anyway (paced, on a user's server); a random prefix would break that promise in virtual time.
     simulation->set_key_prefix(prefix, /*in_run_row=*/!redis.embedded() && options.mode == TimeMode::paced);
     simulation->check_inputs();  // before any output: bad input leaves none
   } else {
     drivers.emplace(options, std::move(inputs), driver_setup(driver, redis, prefix, options.out), sink);
-    drivers->set_server_control(&redis, redis.embedded(), [&redis] { return std::vector<Endpoint>{endpoint_of(redis.target())}; });
+    drivers->set_server_control(&redis, redis.embedded(), [&redis] { return master_endpoints(redis); });
     if (redis.clock()) redis.clock()->release();  // real time: Redis's own clock too
     log << "drivers: each client runs `" << driver << "`; their stderr goes to "
         << (fs::path(options.out) / "drivers").string() << "/\n";
@@ -248,7 +282,8 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
     clean_or_say_what_is_left(redis, prefix);
     throw;
   }
-  if (output.result.timed_out) say_script_kill(redis, redis.kill_running_script());
+  if (output.result.timed_out)
+    for (int m = 0; m < redis.masters(); ++m) say_script_kill(redis.master(m), redis.master(m).kill_running_script());
   if (history) history->close();
   // Paced mode promises Redis's clock and the simulated one agree; say so when they drifted apart.
   if (drivers) {
@@ -258,9 +293,10 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   if (options.mode == TimeMode::paced && !drivers && output.result.max_lag > Micros(10'000))
     log << "warning: paced mode fell behind the wall clock by up to " << output.result.max_lag.count() / 1000
         << " ms (too much load for real time): Redis-side expiry happened that much early in true time\n";
-  if (net)
-    if (const std::string why = net->stop(); !why.empty())
-      log << "warning: the safety net that gives this run's keys an expiry could not run (" << why
+  for (std::size_t m = 0; m < nets.size(); ++m)
+    if (const std::string why = nets[m]->stop(); !why.empty())
+      log << "warning: the safety net that gives this run's keys an expiry could not run"
+          << (nets.size() > 1 ? " on master " + std::to_string(m + 1) : std::string()) << " (" << why
           << "): had semsim been killed, its keys would have stayed\n";
   clean_or_say_what_is_left(redis, prefix);
   core.reset();  // the outputs (and gnuplot) go wherever the scheduler likes

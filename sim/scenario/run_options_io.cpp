@@ -119,6 +119,7 @@ struct RunOption {
     with_default,     // text; --help's default is what run.ini writes for a default RunOptions
     without_default,  // text, absent unless given
     flag,             // a switch (bool_switch): given or not
+    repeated,         // text, absent unless given, and may be given again (--redis)
   };
   std::string name;
   std::string help;
@@ -329,6 +330,40 @@ const std::vector<RunOption>& run_option_table() {
     flag("fill-memory", &O::fill_memory, "before the clients start, fill the embedded Redis to 256 KiB below "
                                          "--maxmemory with unrelated 1 KiB keys (TTL one hour) under the run's "
                                          "prefix, then write one more every millisecond, so that Redis must evict"),
+    // Redlock over N masters (docs/redlock.md). run.ini writes them for runs of several masters
+    // only, so that a one-master run's run.ini stays as it was.
+    {.name = "masters",
+     .help = "independent Redis masters (1..9): N embedded servers, each with its own clock, persistence and "
+             "faults (or --redis given N times); for redlock, redlock-semaphore and scripts with masters = each",
+     .read = [](O& o, const std::string& text, const std::string&) {
+       o.masters = static_cast<int>(parse_integer(text, 1, 9));
+     },
+     .write = [](const O& o) -> std::optional<std::string> {
+       if (o.masters == 1) return std::nullopt;
+       return std::to_string(o.masters);
+     },
+     .default_text = "1"},
+    {.name = "master-timeout",
+     .help = "how long a client waits for one master's answer (simulated): no answer by then is a failed vote",
+     .read = [](O& o, const std::string& text, const std::string&) {
+       o.master_timeout = parse_duration(text);
+       if (o.master_timeout < Micros(1)) throw std::invalid_argument("must be positive");
+     },
+     .write = [](const O& o) -> std::optional<std::string> {
+       if (o.masters == 1 && o.master_timeout == RunOptions{}.master_timeout) return std::nullopt;
+       return format_duration(o.master_timeout);
+     },
+     .default_text = format_duration(RunOptions{}.master_timeout)},
+    {.name = "drift-factor",
+     .help = "Redlock's clock drift allowance (0..1): validity = ttl - elapsed - (factor * ttl + 2ms)",
+     .read = [](O& o, const std::string& text, const std::string&) { o.drift_factor = parse_fraction(text, 1); },
+     .write = [](const O& o) -> std::optional<std::string> {
+       if (o.masters == 1 && o.drift_factor == RunOptions{}.drift_factor) return std::nullopt;
+       return format_number(o.drift_factor);
+     },
+     .default_text = format_number(RunOptions{}.drift_factor)},
+    input_file("masters-file", &O::masters_file, "per-master table: master,skew,drift_ppm,persistence"),
+    input_file("links-file", &O::links_file, "per client-master delays: client,master,delay_out,delay_in"),
     written_after("lock-acquire-timeout",  // where run.ini has always had it
                   field_option("command-timeout", &O::command_timeout, parse_command_timeout, format_duration,
                                "real time Redis has to answer: then the operations in flight end as info, a script "
@@ -349,11 +384,11 @@ const std::vector<RunOption>& run_option_table() {
     input_file("actions-file", &O::actions_file, "scripted actions: at,client,action,arg"),
     // Never written: which Redis a replay runs against is the replaying command's to say
     // (semsim scenario --redis); a scenario file may not name one.
+    // Read with the masters (read_redis_urls): given N times, the user's N masters.
     {.name = "redis",
      .help = "redis://[user@]host:port[/db] or unix:///path (default: an embedded server); password from "
-             "SEMSIM_REDIS_PASSWORD",
-     .read = [](O& o, const std::string& text, const std::string&) { o.redis_url = text; },
-     .value = RunOption::Value::without_default},
+             "SEMSIM_REDIS_PASSWORD; given N times: your N masters (--masters N)",
+     .value = RunOption::Value::repeated},
     // Never written: where a replay's files go is the replaying command's to say (semsim scenario
     // --out); a scenario file may not set it.
     {.name = "out",
@@ -417,6 +452,55 @@ void check_embedded_setup_without_sentinel(const po::variables_map& vm, const Ru
                                 "with --redis or --sentinel");
 }
 
+// --redis once: the user's Redis; N times: the user's N masters (--masters N, or implied).
+void read_redis_urls(const po::variables_map& vm, RunOptions& o) {
+  if (!vm.count("redis")) return;
+  const auto urls = vm["redis"].as<std::vector<std::string>>();
+  if (urls.empty()) return;
+  o.redis_url = urls.front();
+  o.more_redis_urls.assign(urls.begin() + 1, urls.end());
+  if (urls.size() == 1) return;
+  const int n = static_cast<int>(urls.size());
+  if (vm.count("masters") && !vm["masters"].defaulted() && o.masters != n)
+    throw std::invalid_argument("--redis is given " + std::to_string(n) + " times but --masters is " +
+                                std::to_string(o.masters) + ": give one URL per master");
+  if (n > 9) throw std::invalid_argument("--redis is given " + std::to_string(n) + " times: at most 9 masters");
+  o.masters = n;
+}
+
+// What several masters cannot go with (docs/redlock.md: out of scope).
+void check_masters(const po::variables_map& vm, const RunOptions& o) {
+  if (o.masters == 1) return;
+  const std::string n = "--masters " + std::to_string(o.masters);
+  if (!variant_info(o.variant).multi_master) {
+    std::string multi;
+    for (const VariantInfo& v : variant_registry())
+      if (v.multi_master) multi += v.name + ", ";
+    throw std::invalid_argument(n + ": variant " + o.variant + " runs on one Redis; several masters are for " + multi +
+                                "and script variants with `masters = each`");
+  }
+  if (o.server.replicas > 0 || o.server.sentinel)
+    throw std::invalid_argument(n + ": the masters of a Redlock run have no replicas (--replicas, --topology sentinel)");
+  if (vm.count("sentinel")) throw std::invalid_argument(n + ": not with --sentinel");
+  if (o.server.persistence == Persistence::aof_everysec)
+    throw std::invalid_argument(n + ": not with --persistence aof-everysec (its fsync runs on the real clock); use "
+                                    "none or aof-always");
+  if (o.fill_memory) throw std::invalid_argument(n + ": not with --fill-memory");
+  if (!o.redis_url.empty() && static_cast<int>(o.more_redis_urls.size()) + 1 != o.masters)
+    throw std::invalid_argument(n + " with --redis: give --redis once per master");
+}
+
+// A lock (redlock) has one holder: --limit 1, the default for it; another limit is bad input (the
+// checker would judge it against a limit the variant never grants).
+void give_a_lock_its_limit(const po::variables_map& vm, RunOptions& o) {
+  if (!variant_info(o.variant).lock) return;
+  const bool given = vm.count("limit") && !vm["limit"].defaulted();
+  if (given && o.limit != 1)
+    throw std::invalid_argument("--limit " + std::to_string(o.limit) + ": variant " + o.variant +
+                                " is a lock, one holder at a time (give --limit 1, or none)");
+  o.limit = 1;
+}
+
 void choose_mode(const po::variables_map& vm, RunOptions& o) {
   // Asked even when --mode is given: an unknown variant is bad input here, before any output exists.
   const TimeMode variants_mode = default_mode(o.variant, !vm.count("redis") && !vm.count("sentinel"));
@@ -449,6 +533,7 @@ po::options_description run_options_description() {
         break;
       case RunOption::Value::without_default: value = po::value<std::string>(); break;
       case RunOption::Value::flag: value = po::bool_switch(); break;
+      case RunOption::Value::repeated: value = po::value<std::vector<std::string>>()->composing(); break;
     }
     o.add_options()(option.name.c_str(), value, option.help.c_str());
   }
@@ -475,9 +560,12 @@ RunOptions run_options_from(const po::variables_map& vm, const std::string& base
     }
   }
   give_sentinel_topology_its_replicas(o);
+  read_redis_urls(vm, o);
   read_sentinel_address(vm, o);
   check_fill_memory_has_a_limit(o);
   check_embedded_setup_without_sentinel(vm, o);
+  check_masters(vm, o);
+  give_a_lock_its_limit(vm, o);
   choose_mode(vm, o);
   return o;
 }

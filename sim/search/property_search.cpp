@@ -115,6 +115,7 @@ std::string write_counterexample(const SearchSettings& s, const SearchReport& r)
   for (std::string line; std::getline(lines, line);) {
     if (line.starts_with("clients-file = ")) line = "clients-file = clients.csv";
     if (line.starts_with("actions-file = ")) line = "actions-file = actions.csv";
+    if (line.starts_with("masters-file = ")) line = "masters-file = masters.csv";
     out << line << "\n";
   }
   // The property that broke, as an expectation that the replay fails again.
@@ -187,8 +188,11 @@ class Search {
     g.server_jumps = s.server_jumps;
     g.server_faults = s.server_faults;
     g.time_step_us = variant_info(s.variant).timeout_step.count();
+    g.masters = s.masters;
+    g.lock = variant_info(s.variant).lock;
     if (s.preconditions) g.pre = preconditions_for(s.variant);
     if (s.allow_delay) g.pre.no_delay = false;
+    for (const std::string& name : s.dropped) drop_precondition(g.pre, name);
     return g;
   }
 

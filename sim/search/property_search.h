@@ -48,6 +48,8 @@ struct SearchSettings {
   bool allow_delay = false;   // drop only the "no network delay" precondition
   bool server_jumps = false;  // generate jumps and drift of Redis's clock too
   bool server_faults = false;  // generate restarts, failovers, dropped connections and pauses of Redis
+  int masters = 1;            // several: Redlock's masters, their faults and partitions (check --masters N)
+  std::vector<std::string> dropped;  // preconditions searched outside of, one by one (--drop-precondition)
   std::int64_t lock_timeout_us = 10'000'000;
   std::string out;            // where the counterexample (and the scratch case folder) go
   bool progress = false;      // a progress line on stderr

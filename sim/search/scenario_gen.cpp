@@ -1,6 +1,7 @@
 #include "sim/search/scenario_gen.h"
 
 #include <algorithm>
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -90,6 +91,36 @@ int GenCase::scripted_acquires() const {
 
 Preconditions preconditions_for(const std::string& variant) { return variant_info(variant).preconditions; }
 
+namespace {
+// Each a name and the precondition it is.
+const std::vector<std::pair<std::string, bool Preconditions::*>>& precondition_names() {
+  static const std::vector<std::pair<std::string, bool Preconditions::*>> names = {
+      {"lease-budget", &Preconditions::lease_budget},       {"clock-spread", &Preconditions::clock_spread},
+      {"no-delay", &Preconditions::no_delay},               {"bounded-delay", &Preconditions::bounded_delay},
+      {"within-validity", &Preconditions::within_validity}, {"master-clock-rate", &Preconditions::master_clock_rate},
+      {"no-master-jumps", &Preconditions::no_master_jumps}, {"delayed-restarts", &Preconditions::delayed_restarts},
+  };
+  return names;
+}
+}  // namespace
+
+std::vector<std::string> droppable_preconditions() {
+  std::vector<std::string> out;
+  for (const auto& [name, field] : precondition_names()) out.push_back(name);
+  return out;
+}
+
+void drop_precondition(Preconditions& pre, const std::string& name) {
+  for (const auto& [known, field] : precondition_names())
+    if (known == name) {
+      pre.*field = false;
+      return;
+    }
+  std::string all;
+  for (const std::string& n : droppable_preconditions()) all += (all.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("'" + name + "' is not a precondition (known: " + all + ")");
+}
+
 std::string preconditions_help() {
   std::string out;
   const auto line = [&](const VariantInfo& v) {
@@ -101,21 +132,96 @@ std::string preconditions_help() {
   return out;
 }
 
+namespace {
+
+// Redlock's drift allowance for a ttl, in µs: factor * ttl (whole ms) + 2 ms, as redlock-rb.
+std::int64_t redlock_drift_us(std::int64_t ttl_us, double factor) {
+  const std::int64_t ttl_ms = (ttl_us + 999) / 1000;
+  return (static_cast<std::int64_t>(static_cast<double>(ttl_ms) * factor) + 2) * 1000;
+}
+
+// How long a holder may hold (and pause) inside its validity: ttl - master timeout - drift. An
+// acquire's elapsed is at most the master timeout (a vote comes in or times out by then).
+std::int64_t validity_budget_us(const GenCase& c, const GenSettings& s) {
+  return c.timeout_us - s.master_timeout_us - redlock_drift_us(c.timeout_us, s.drift_factor);
+}
+
+// Redlock's assumptions (Preconditions::within_validity ...), each kept by clamping.
+void normalize_redlock(GenCase& c, const GenSettings& s) {
+  const Preconditions& p = s.pre;
+  if (p.no_master_jumps) std::erase_if(c.actions, [](auto& a) { return a.kind == Kind::server_jump || a.kind == Kind::jump; });
+  if (p.master_clock_rate) {
+    // Masters and clients each within half the factor: a key's lifetime and the holder's measure
+    // of it differ by at most the factor.
+    const auto bound = static_cast<std::int64_t>(s.drift_factor * 1e6 / 2);
+    for (auto& m : c.per_master) m.drift_ppm = clamp_abs(m.drift_ppm, bound);
+    for (auto& k : c.per_client) k.drift_ppm = clamp_abs(k.drift_ppm, bound);
+  }
+  if (p.delayed_restarts)
+    for (auto& a : c.actions) {
+      if (a.kind != Kind::redis_restart) continue;
+      bool volatile_master = c.masters == 1;
+      for (int m = 0; m < c.masters && c.masters > 1; ++m)
+        if ((a.masters >> m & 1u) && !c.per_master[static_cast<std::size_t>(m)].aof_always) volatile_master = true;
+      if (volatile_master) a.arg_us = std::max(a.arg_us, c.timeout_us);  // down for a ttl
+    }
+  if (p.within_validity) {
+    // Hold (or refresh period) + pauses inside the validity; no pauses at random rates (they
+    // could stack inside one hold).
+    const std::int64_t budget = std::max<std::int64_t>(kMs, validity_budget_us(c, s));
+    c.pause_rate_per_10s = 0;
+    const std::int64_t hold = budget * 3 / 4, pauses = budget - hold;
+    c.hold = clamp_span(c.hold, hold);
+    if (c.refresh_every_us > 0) c.refresh_every_us = std::clamp<std::int64_t>(c.refresh_every_us, 1, hold);
+    std::map<int, std::int64_t> paused;
+    for (auto& a : c.actions) {
+      if (a.kind == Kind::acquire) a.arg_us = std::min(a.arg_us, hold);
+      if (a.kind == Kind::pause) a.arg_us = std::min(a.arg_us, pauses - paused[a.client]), paused[a.client] += a.arg_us;
+    }
+    std::erase_if(c.actions, [](auto& a) { return a.kind == Kind::pause && a.arg_us <= 0; });
+  }
+}
+
+}  // namespace
+
 GenCase normalize(GenCase c, const GenSettings& s) {
   c.clients = std::max(1, c.clients);
-  c.limit = std::clamp(c.limit, 1, std::max(1, c.clients - 1));
+  c.limit = s.lock ? 1 : std::clamp(c.limit, 1, std::max(1, c.clients - 1));
   c.duration_us = std::max<std::int64_t>(c.duration_us, kMs);
   c.timeout_us = std::max<std::int64_t>(c.timeout_us, kMs);
   if (const std::int64_t step = s.time_step_us; step > 0)  // the nearest whole number of steps, at least one
     c.timeout_us = std::max<std::int64_t>(1, (c.timeout_us + step / 2) / step) * step;
   c.per_client.resize(c.clients);
+  c.masters = std::max(1, s.masters);
+  const std::uint32_t all_masters = c.masters > 1 ? (1u << c.masters) - 1 : 0;
+  c.per_master.resize(c.masters > 1 ? static_cast<std::size_t>(c.masters) : 0);
+  for (auto& a : c.actions) a.masters &= all_masters;
   std::erase_if(c.actions, [&](const GenAction& a) {
+    if (c.masters > 1) {
+      // Master faults and partitions name masters; a failover needs a replica, which masters have none of.
+      if (a.kind == Kind::partition || a.kind >= Kind::server_jump) {
+        if (a.masters == 0 || a.kind == Kind::failover || a.kind == Kind::disconnect) return true;
+        if (a.kind == Kind::partition) return a.client < 1 || a.client > c.clients;
+        return a.client != 0;
+      }
+      return a.client < 1 || a.client > c.clients;
+    }
+    if (a.kind == Kind::partition) return true;
     if (a.kind == Kind::server_jump) return !s.server_jumps || a.client != 0;
     if (a.kind > Kind::server_jump) return !s.server_faults || a.client != 0;
     return a.client < 1 || a.client > c.clients;
   });
-  if (!s.server_jumps) c.server_drift_ppm = 0;
-  if (!s.server_faults) c.aof_always = false;
+  // A partition scripts its client, as every client row does: only a client with acquires in the
+  // script gets one, so that partitions do not silence the workload.
+  std::erase_if(c.actions, [&](const GenAction& p) {
+    return p.kind == Kind::partition && std::none_of(c.actions.begin(), c.actions.end(), [&](const GenAction& a) {
+             return a.kind == Kind::acquire && a.client == p.client;
+           });
+  });
+  if (!s.server_jumps || c.masters > 1) c.server_drift_ppm = 0;
+  if (!s.server_faults || c.masters > 1) c.aof_always = false;
+  // Redlock's timeout must leave a validity beyond the master timeout and the drift.
+  if (c.masters > 1) c.timeout_us = std::max<std::int64_t>(c.timeout_us, 4 * s.master_timeout_us);
   for (auto& a : c.actions) a.at_us = std::clamp<std::int64_t>(a.at_us, 0, c.duration_us - 1);
   std::stable_sort(c.actions.begin(), c.actions.end(), [](auto& a, auto& b) { return a.at_us < b.at_us; });
 
@@ -162,6 +268,7 @@ GenCase normalize(GenCase c, const GenSettings& s) {
       }
     std::erase_if(c.actions, [](auto& a) { return a.kind == Kind::jump && a.arg_us == 0; });
   }
+  normalize_redlock(c, s);
   return c;
 }
 
@@ -220,6 +327,31 @@ bool meets(const GenCase& c, const GenSettings& s, std::string* why) {
       return fail(terms + (n > 1 ? " = " + d(hold + worst_pause + worst_trip + spread) : std::string()) + " >= lease " + d(t));
     }
   }
+  // Redlock's assumptions.
+  if (p.no_master_jumps)
+    for (const auto& a : c.actions)
+      if (a.kind == Kind::server_jump || a.kind == Kind::jump) return fail("a clock jump");
+  if (p.master_clock_rate) {
+    const auto bound = static_cast<std::int64_t>(s.drift_factor * 1e6 / 2);
+    for (const auto& m : c.per_master)
+      if (std::abs(m.drift_ppm) > bound) return fail("a master's clock drifts beyond the drift factor");
+    for (const auto& k : c.per_client)
+      if (std::abs(k.drift_ppm) > bound) return fail("a client's clock drifts beyond the drift factor");
+  }
+  if (p.delayed_restarts)
+    for (const auto& a : c.actions) {
+      if (a.kind != Kind::redis_restart || a.arg_us >= c.timeout_us) continue;
+      for (int m = 0; m < c.masters; ++m)
+        if (c.masters == 1 || ((a.masters >> m & 1u) && !c.per_master[static_cast<std::size_t>(m)].aof_always))
+          return fail("a master restarts without its data before a ttl has passed");
+    }
+  if (p.within_validity) {
+    std::int64_t hold = c.refresh_every_us > 0 ? c.refresh_every_us : c.hold.hi_us;
+    for (const auto& a : c.actions)
+      if (a.kind == Kind::acquire && c.refresh_every_us == 0) hold = std::max(hold, a.arg_us);
+    if (c.pause_rate_per_10s > 0) return fail("random pauses");
+    if (hold + worst_pause > validity_budget_us(c, s)) return fail("hold + pauses beyond the validity");
+  }
   return true;
 }
 
@@ -227,14 +359,19 @@ std::vector<std::string> broken_preconditions(const GenCase& c, const Preconditi
   std::vector<std::string> broken;
   // One condition at a time, so that each one broken is named, not only the first.
   for (bool Preconditions::*flag : {&Preconditions::no_delay, &Preconditions::bounded_delay, &Preconditions::clock_spread,
-                                    &Preconditions::lease_budget}) {
+                                    &Preconditions::lease_budget, &Preconditions::within_validity,
+                                    &Preconditions::master_clock_rate, &Preconditions::no_master_jumps,
+                                    &Preconditions::delayed_restarts}) {
     if (!(pre.*flag)) continue;
     GenSettings alone;
     alone.pre.*flag = true;
     alone.lock_timeout_us = lock_timeout_us;
+    alone.masters = c.masters;
     std::string why;
     if (!meets(c, alone, &why) && std::find(broken.begin(), broken.end(), why) == broken.end()) broken.push_back(why);
   }
+  // Over several masters their faults are Redlock's to survive, inside its assumptions above.
+  if (c.masters > 1) return broken;
   if (c.server_drift_ppm != 0) broken.push_back("Redis's clock drifts");
   for (const GenAction& a : c.actions)
     if (a.kind >= Kind::server_jump) {
@@ -294,6 +431,41 @@ rc::Gen<GenCase> gen_case(const GenSettings& settings) {
             c.actions.push_back({*ms_in(0, static_cast<int>(c.duration_us / kMs) - 1), 0, Kind::server_jump,
                                  *signed_ms(2000)});
         }
+        if (settings.masters > 1) {  // drawn only then: other searches keep their cases, seed for seed
+          c.masters = settings.masters;
+          // A lock over several masters splits its votes when clients ask together, and grants
+          // nobody: clients think longer, and hold for a good part of a ttl that leaves a validity.
+          c.timeout_us = *ms_in(200, 800);
+          c.hold = *span_ms(20, 600, 200);
+          c.think = *span_ms(5, 100, 100);
+          // Faults on any masters, or on a quorum of them half the time: a fault under a holder
+          // matters once it takes a majority's votes, which a uniform pick seldom names.
+          const int quorum = settings.masters / 2 + 1;
+          const auto any = rc::gen::inRange<std::uint32_t>(1, 1u << settings.masters);
+          const auto mask = rc::gen::oneOf(any, rc::gen::suchThat(any, [quorum](std::uint32_t m) {
+                                             return std::popcount(m) >= quorum;
+                                           }));
+          // One clock rate for the case (up to twice as fast, or half as slow), taken by each master
+          // or not: masters that run fast together expire a holder's keys under it.
+          const std::int64_t rate = *rc::gen::apply([](int v, bool slow) { return std::int64_t(slow ? -v / 2 : v); },
+                                                    rc::gen::inRange(0, 1'000'001), rc::gen::arbitrary<bool>());
+          for (int m = 0; m < settings.masters; ++m) {
+            const bool at_rate = *rc::gen::arbitrary<bool>();
+            c.per_master.push_back({at_rate ? rate : 0, *rc::gen::arbitrary<bool>()});
+          }
+          const int faults = *rc::gen::inRange(0, settings.masters + 1);
+          const int last_ms = static_cast<int>(c.duration_us / kMs) - 1;
+          for (int i = 0; i < faults; ++i) {
+            const Kind kind = *rc::gen::element(Kind::partition, Kind::server_jump, Kind::redis_restart, Kind::redis_pause);
+            GenAction a{*ms_in(0, last_ms), 0, kind, 0, *mask};
+            if (kind == Kind::partition) a.client = *rc::gen::inRange(1, c.clients + 1), a.arg_us = *ms_in(1, 500);
+            if (kind == Kind::server_jump) a.arg_us = *signed_ms(2000);
+            // Back at once half the time: a master that is down when the others ask votes for nobody.
+            if (kind == Kind::redis_restart) a.arg_us = *rc::gen::arbitrary<bool>() ? *ms_in(0, 500) : 0;
+            if (kind == Kind::redis_pause) a.arg_us = *ms_in(1, 300);
+            c.actions.push_back(a);
+          }
+        }
         if (settings.server_faults) {  // drawn only then, as the jumps above
           c.aof_always = *rc::gen::arbitrary<bool>();
           const int faults = *rc::gen::inRange(0, 3);
@@ -311,7 +483,25 @@ rc::Gen<GenCase> gen_case(const GenSettings& settings) {
 namespace {
 
 // The generator draws an argument for these kinds only (acquire: its hold).
-bool has_arg(Kind k) { return k == Kind::acquire || action_kind(k).arg != ActionArg::optional; }
+bool has_arg(const GenAction& a) {
+  return a.kind == Kind::acquire || action_kind(a.kind).arg != ActionArg::optional ||
+         (a.kind == Kind::redis_restart && a.arg_us > 0);  // a downtime
+}
+
+// The masters of a bitmask, 0-based.
+std::vector<int> masters_of(std::uint32_t mask) {
+  std::vector<int> out;
+  for (int m = 0; m < 32; ++m)
+    if (mask >> m & 1u) out.push_back(m);
+  return out;
+}
+
+// "4 5": as the actions file's masters column writes them.
+std::string masters_text(std::uint32_t mask) {
+  std::string out;
+  for (int m : masters_of(mask)) out += (out.empty() ? "" : " ") + std::to_string(m + 1);
+  return out;
+}
 
 }  // namespace
 
@@ -343,6 +533,13 @@ CaseRun case_run(const GenCase& c, const std::string& variant, std::int64_t lock
   o.server.persistence = c.aof_always ? Persistence::aof_always : Persistence::none;
   o.server.replicas = static_cast<int>(
       std::count_if(c.actions.begin(), c.actions.end(), [](const GenAction& a) { return a.kind == Kind::failover; }));
+  o.masters = c.masters;
+  for (std::size_t m = 0; m < c.per_master.size(); ++m) {
+    MasterSpec spec;
+    spec.drift_ppm = static_cast<double>(c.per_master[m].drift_ppm);
+    spec.persistence = c.per_master[m].aof_always ? Persistence::aof_always : Persistence::none;
+    run.inputs.masters.emplace(static_cast<int>(m) + 1, spec);
+  }
 
   // The values clients.csv and actions.csv would give, through the same parsers.
   for (int i = 0; i < c.clients; ++i) {
@@ -360,8 +557,9 @@ CaseRun case_run(const GenCase& c, const std::string& variant, std::int64_t lock
     a.at = kRunStart + parse_duration(format_duration(Micros(g.at_us)));
     a.client = g.client;
     a.kind = g.kind;
-    if (has_arg(g.kind)) a.arg = parse_duration(format_duration(Micros(g.arg_us)));
+    if (has_arg(g)) a.arg = parse_duration(format_duration(Micros(g.arg_us)));
     a.line = static_cast<int>(i) + 2;  // after the header line
+    a.masters = masters_of(g.masters);
     run.inputs.actions.push_back(a);
   }
   std::stable_sort(run.inputs.actions.begin(), run.inputs.actions.end(), [](auto& a, auto& b) { return a.at < b.at; });
@@ -383,11 +581,23 @@ RunOptions materialize(const GenCase& c, const std::string& variant, std::int64_
   if (!c.actions.empty()) {
     o.actions_file = (fs::path(dir) / "actions.csv").string();
     std::ofstream actions(o.actions_file);
-    actions << "at,client,action,arg\n";
-    for (const GenAction& a : c.actions)
+    actions << "at,client,action,arg" << (c.masters > 1 ? ",masters" : "") << "\n";
+    for (const GenAction& a : c.actions) {
       actions << format_duration(Micros(a.at_us)) << "," << a.client << "," << action_kind(a.kind).name
-              << "," << (has_arg(a.kind) ? format_duration(Micros(a.arg_us)) : "") << "\n";
+              << "," << (has_arg(a) ? format_duration(Micros(a.arg_us)) : "");
+      if (c.masters > 1) actions << "," << masters_text(a.masters);
+      actions << "\n";
+    }
     if (!actions) throw InputError(o.actions_file + ": cannot write");
+  }
+  if (!c.per_master.empty()) {
+    o.masters_file = (fs::path(dir) / "masters.csv").string();
+    std::ofstream masters(o.masters_file);
+    masters << "master,drift_ppm,persistence\n";
+    for (std::size_t m = 0; m < c.per_master.size(); ++m)
+      masters << m + 1 << "," << c.per_master[m].drift_ppm << "," << (c.per_master[m].aof_always ? "aof-always" : "none")
+              << "\n";
+    if (!masters) throw InputError(o.masters_file + ": cannot write");
   }
   return o;
 }
@@ -413,6 +623,14 @@ std::string describe(const GenCase& c) {
   const auto server_faults = count(Kind::redis_restart) + count(Kind::failover) + count(Kind::disconnect) + count(Kind::redis_pause);
   if (server_faults) out << ", " << server_faults << " Redis faults (persistence " << (c.aof_always ? "aof-always" : "none") << ")";
   if (c.server_drift_ppm) out << ", server drift " << c.server_drift_ppm << " ppm";
+  if (c.masters > 1) {
+    std::int64_t fastest = 0;
+    int aof = 0;
+    for (const auto& m : c.per_master) fastest = std::max(fastest, std::abs(m.drift_ppm)), aof += m.aof_always;
+    out << ", " << c.masters << " masters (max drift " << fastest << " ppm, " << aof << " aof-always; "
+        << count(Kind::partition) << " partitions, " << count(Kind::server_jump) << " clock jumps, "
+        << count(Kind::redis_restart) << " restarts, " << count(Kind::redis_pause) << " pauses)";
+  }
   return out.str();
 }
 

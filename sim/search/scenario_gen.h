@@ -41,9 +41,19 @@ struct GenAction {
   std::int64_t at_us = 0;
   int client = 1;
   ScriptedAction::Kind kind = ScriptedAction::Kind::acquire;
-  std::int64_t arg_us = 0;  // acquire: hold (always given); pause, redis_pause: length; jump: signed;
-                            // failover: lag; else unused
+  std::int64_t arg_us = 0;  // acquire: hold (always given); pause, redis_pause, partition: length;
+                            // jump: signed; failover: lag; redis_restart: downtime; else unused
+  // Several masters: the masters (bit m: 0-based master m) a server action acts on, or a
+  // partition cuts its client from. 0 with one master.
+  std::uint32_t masters = 0;
   bool operator==(const GenAction&) const = default;
+};
+
+// One master of a case of several (--masters N): its clock's rate and its persistence.
+struct GenMaster {
+  std::int64_t drift_ppm = 0;
+  bool aof_always = false;
+  bool operator==(const GenMaster&) const = default;
 };
 
 struct GenCase {
@@ -61,6 +71,8 @@ struct GenCase {
   std::vector<GenAction> actions;     // sorted by at_us; server actions are on client 0
   std::int64_t server_drift_ppm = 0;  // Redis's clock (with --server-jumps)
   bool aof_always = false;            // the primary's persistence (with --server-faults); else none
+  int masters = 1;                    // several: Redlock (check --masters N)
+  std::vector<GenMaster> per_master;  // [0] is master 1; empty with one master
   bool operator==(const GenCase&) const = default;
 
   int scripted_acquires() const;
@@ -73,6 +85,10 @@ struct GenCase {
 //   pauses per client <= T/8 (no pauses at random rates), hold and refresh period <= T/4.
 // The seeds' claims, per variant, as the registry states them (algorithms/registry.h).
 Preconditions preconditions_for(const std::string& variant);
+// The preconditions that can be dropped one by one (check --drop-precondition NAME), and dropping
+// one: throws std::invalid_argument naming them on another name.
+std::vector<std::string> droppable_preconditions();
+void drop_precondition(Preconditions& pre, const std::string& name);
 std::string preconditions_help();  // every built-in variant's preconditions, for --help
 
 struct GenSettings {
@@ -87,6 +103,13 @@ struct GenSettings {
   // refresh period, pauses, action instants) times step / 20 ms, so that the smallest timeout is
   // one step and a case holds as many operations as on the millisecond scale.
   std::int64_t time_step_us = 0;
+  // Several masters (check --masters N): each case has N, and the faults of each (clock rate and
+  // jumps, restarts with downtime, pauses) and partitions of clients from some of them, kept
+  // inside Redlock's assumptions where `pre` says so. The run's defaults of the two below.
+  bool lock = false;  // the variant is a lock: every case has limit 1
+  int masters = 1;
+  std::int64_t master_timeout_us = 50'000;
+  double drift_factor = 0.01;
 };
 
 // Clamps a case into its preconditions (and into the generator's ranges); idempotent.

@@ -794,5 +794,19 @@ TEST_F(LibraryProtocolTest, ReplyIsForReleaseAndRefreshOnly) {
   EXPECT_TRUE(has(setup_error(set), set + ":3: admission_set: only {key} and {key:NAME}"));
 }
 
+// Over several masters (masters = each) every master answers acquire and a lease stands on a
+// quorum: {reply} and lease honesty, which read one reply and ask one Redis, are refused at load;
+// the slot words ({key}:slot{1..limit}) expand alike on every master and are kept.
+TEST_F(LibraryProtocolTest, MastersEachRefusesReplyAndLeaseHonestyAndKeepsSlots) {
+  const std::string reply = ini("acquire = acquire.lua\nrelease = release.lua\nrelease.args = {reply}\nmasters = each\n");
+  EXPECT_TRUE(has(setup_error(reply), reply + ":4: masters: each, but a word uses {reply}"));
+  const std::string lease = ini("acquire = acquire.lua\nrelease = release.lua\nlease_honesty = ttl {key}:{id}\nmasters = each\n");
+  EXPECT_TRUE(has(setup_error(lease), lease + ":3: lease_honesty: not with masters = each"));
+  const std::string slots = ini("acquire = acquire.lua\nacquire.keys = {key}:slot{1..limit}\nacquire.args = {id}\n"
+                                "release = release.lua\nmasters = each\n");
+  EXPECT_NO_THROW(make(slots));
+  EXPECT_TRUE(script_variant_info(slots).multi_master);
+}
+
 }  // namespace
 }  // namespace semsim::test

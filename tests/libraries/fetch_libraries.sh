@@ -10,7 +10,8 @@ cache=${1:?usage: $0 CACHE [NAME]}; only=${2:-}
 here=$(dirname "$(readlink -f "$0")")
 mkdir -p "$cache"
 # NAME=npm package@version, or NAME=debian for a library of Debian's.
-libraries=(redis-semaphore=redis-semaphore@5.8.0 redlock=redlock@4.2.0
+# redlock 5 (its current release, 5.0.0-beta.2: npm's `latest` tag is still 4.2.0) beside 4.2.0.
+libraries=(redis-semaphore=redis-semaphore@5.8.0 redlock=redlock@4.2.0 redlock-5=redlock@5.0.0-beta.2
            sesame-redlock=@sesamecare-oss/redlock@1.4.0 redis-py=debian)
 for entry in "${libraries[@]}"; do
   name=${entry%%=*}; pkg=${entry#*=}
@@ -31,4 +32,8 @@ for entry in "${libraries[@]}"; do
     python3 "$here/extract_lua.py" "$cache" "$name"
   fi
   cp "$here/$name".ini "$cache/$name/"
+  case $name in  # the variants over several masters (masters_test.sh)
+    redis-semaphore) cp "$here"/redis-semaphore-redlock-*.ini "$cache/$name/" ;;
+    redlock) cp "$here"/redlock-masters.ini "$cache/$name/" ;;
+  esac
 done

@@ -9,9 +9,14 @@ import sys
 cache = pathlib.Path(sys.argv[1])
 # The names people know them by (the test's name is a plain word).
 NAMES = {"sesame-redlock": "@sesamecare-oss/redlock"}
-rows, real = [], []
+rows, single, masters, real = [], [], [], []
 for f in sorted((cache / "results").glob("*.csv")):
-    (real if f.name.startswith("real-") else rows).extend(csv.DictReader(open(f)))
+    these = list(csv.DictReader(open(f)))
+    if f.name.startswith("real-"):
+        real += these
+        continue
+    rows += these
+    (masters if f.stem.endswith("-masters") else single).extend(these)
 if not rows:
     sys.exit(f"no results under {cache}/results: run `ctest -L libraries` in the build folder first")
 
@@ -40,7 +45,8 @@ print()
 print("Each npm library is fetched with `npm pack` at the pinned version and its Lua extracted as published;")
 print("redis-py's `Lock` is Debian's `python3-redis` as installed, its Lua read from the module at test time (its")
 print("acquire is a plain `SET NX PX`). The mapping of KEYS, ARGV, replies and clock (`tests/libraries/*.ini`) is")
-print("ours. Model runs are virtual-time, limit 1, against one Redis (the redlock libraries on one master).")
+print("ours. Model runs are virtual-time, limit 1 (limit 2 where a row says so), against one Redis (the redlock")
+print("libraries on one master) except in the section over 5 masters.")
 print("`over` is the over-admission (more holders than the limit at one instant), `lost` the permits Redis lost")
 print("under a holder (restart, failover), `stale` the most clients believing in a permit Redis no longer held")
 print("(sampled every 50 ms; only where the library keeps its holders in a ZSET).")
@@ -52,12 +58,12 @@ print("stall beyond the plan's margin (25 ms for the skew tests, 100 ms for Redi
 print("the largest unplanned delay of each of the five runs (reports/DEFINITIONS.md: a loaded machine's stall, not the")
 print("library's). `most` / `few`: at least two thirds / at most a third invalid.")
 print()
-versions = sorted({(r["library"], r["version"]) for r in rows + real})
+versions = sorted({(r["library"].split()[0], r["version"]) for r in rows + real})
 print("Versions tested: " + ", ".join(f"`{NAMES.get(n, n)}@{v}`" for n, v in versions) + ".")
 print()
 print("| library | situation | over | lost | stale | safety | as expected | real client |")
 print("|---|---|---|---|---|---|---|---|")
-for r in rows:
+for r in single:
     print(f"| {NAMES.get(r['library'], r['library'])} {r['version']} | {r['situation']} | {r['over_admission']} | {r['lost_permits'] or '-'} | "
           f"{r['max_stale'] or '-'} | {r['safety']} | {r['met']} | {real_cell(real_of.get((r['library'], r['situation'])))} |")
 
@@ -100,3 +106,18 @@ print("""- **A lost permit's release.** redis-semaphore's `release()` returns no
   (`acquireAttemptsLimit: 1`), as the model makes one; semsim plans the retries. Left to retry for
   `acquireTimeout`, the library's clock moves on while it retries, and the skew it tolerates shrinks
   by that much (a client 450 ms ahead then steals too).""")
+
+if masters:
+    print()
+    print("## Over 5 masters")
+    print()
+    print("The libraries' multi-master code (`tests/libraries/masters_test.sh`), each on 5 embedded masters with")
+    print("their own clocks, through the timelines of [docs/redlock.md](redlock.md): client 1 holds on masters")
+    print("1, 2, 3 (4 and 5 unreachable while it asks) when master 3 restarts or its clock jumps; ttl 10 s, 1 ms")
+    print("each way, master timeout 50 ms. A lost permit is one whose votes fell below the quorum.")
+    print()
+    print("| library | situation | over | lost | stale | safety | as expected |")
+    print("|---|---|---|---|---|---|---|")
+    for r in masters:
+        print(f"| {r['library']} {r['version']} | {r['situation']} | {r['over_admission']} | {r['lost_permits'] or '-'} | "
+              f"{r['max_stale'] or '-'} | {r['safety']} | {r['met']} |")

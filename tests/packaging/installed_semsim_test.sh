@@ -18,14 +18,15 @@ mkdir "$tmp/elsewhere"; cd "$tmp/elsewhere"
 v=$("$bin" --version)
 [[ $v =~ ^semsim\ [0-9]+\.[0-9]+\.[0-9]+\ \(commit\ [0-9a-f]+ ]] || fail "--version printed '$v'"
 [ -f "$tmp/p/share/man/man1/semsim.1.gz" ] || fail "no man page"
-zcat "$tmp/p/share/man/man1/semsim.1.gz" | grep -q 'semsim check' || fail "the man page lacks the subcommands' help"
+# Read whole first: under pipefail, `zcat | grep -q` fails when grep quits before zcat has written all.
+man=$(zcat "$tmp/p/share/man/man1/semsim.1.gz")
+grep -q 'semsim check' <<<"$man" || fail "the man page lacks the subcommands' help"
 # The user documentation beside it, where --help says it is; the man page with real paths and examples.
 for doc in README.md reports/DEFINITIONS.md docs/script-variants.md docs/testing-your-library.md docs/libraries.md \
            docs/performance.md scenarios/README.md; do
   [ -f "$tmp/p/share/doc/semsim/$doc" ] || fail "share/doc/semsim/$doc not installed"
 done
 "$bin" run --help | grep -qF "Documentation: $tmp/p/share/doc/semsim/README.md" || fail "run --help does not point to the installed docs"
-man=$(zcat "$tmp/p/share/man/man1/semsim.1.gz")
 grep -q '^\.SH FILES' <<<"$man" && grep -q '^\.SH EXAMPLES' <<<"$man" || fail "the man page has no FILES or EXAMPLES"
 grep -q '/usr/share/doc/semsim/' <<<"$man" && grep -q 'steal-10ms.clients.csv' <<<"$man" || fail "the man page lacks real paths"
 ! grep -q 'PREFIX/' <<<"$man" || fail "the man page names PREFIX/: $(grep -m1 'PREFIX/' <<<"$man")"

@@ -145,7 +145,7 @@ RC_GTEST_PROP(ScenarioGen, ServerFaultsComeOnlyWhenAskedWithAReplicaPerFailover,
   const GenCase c = *gen_case(g);
   int failovers = 0, faults = 0;
   for (const auto& a : c.actions) {
-    const ScriptedAction action{at_us(a.at_us), a.client, a.kind, {}, 0};
+    const ScriptedAction action{at_us(a.at_us), a.client, a.kind, {}, 0, {}};
     if (!action.on_server()) continue;
     RC_ASSERT(a.client == 0);
     ++faults;

@@ -115,7 +115,8 @@ TEST(ActionsFile, ServerFaultErrorsNameFileLineAndField) {
   EXPECT_NE(error_of([&] { read_actions_file(negative, 2); }).find("pause_negative.csv:2: field 'arg'"), std::string::npos);
   const auto unknown = write_temp("unknown_fault.csv", "at,client,action,arg\n0ms,0,redis_reboot,\n");
   EXPECT_NE(error_of([&] { read_actions_file(unknown, 2); }).find("is not one of acquire, release, refresh, pause, crash, "
-                                                                  "jump, server_jump, redis_restart, failover, disconnect, "
+                                                                  "jump, partition, server_jump, redis_restart, failover, "
+                                                                  "disconnect, "
                                                                   "redis_pause"),
             std::string::npos);
 }

@@ -212,9 +212,20 @@ const CommandLine kNonDefaults = {
     {"no-pipeline", ""},
 };
 
+// The options of several masters, at values other than their defaults, in one consistent run (no
+// replicas, no sentinel: the first set cannot have them).
+const CommandLine kMastersNonDefaults = {
+    {"variant", "redlock"},         {"masters", "3"},
+    {"master-timeout", "20ms"},     {"drift-factor", "0.02"},
+    {"masters-file", "masters.csv"}, {"links-file", "links.csv"},
+};
+// Written only for runs of several masters, so that a one-master run's run.ini stays as it was.
+const std::set<std::string> kWrittenForSeveralMasters = {"masters", "master-timeout", "drift-factor"};
+
 TEST(RunIni, ReadingRunIniBackWritesTheSameRunIniForEveryOption) {
   std::set<std::string> covered(kNeverWritten);
   for (const auto& [name, value] : kNonDefaults) covered.insert(name);
+  for (const auto& [name, value] : kMastersNonDefaults) covered.insert(name);
   const po::options_description description = run_options_description();
   for (const auto& option : description.options())
     EXPECT_TRUE(covered.count(option->long_name()))
@@ -228,6 +239,21 @@ TEST(RunIni, ReadingRunIniBackWritesTheSameRunIniForEveryOption) {
         << "--" << name << " is written as its default";
   }
   EXPECT_EQ(run_ini_of_run_ini(written), written);
+}
+
+TEST(RunIni, ReadingRunIniBackWritesTheSameRunIniForTheMastersOptions) {
+  const std::string defaults = run_ini_of_command_line({{"variant", "redlock"}, {"masters", "3"}});
+  const std::string written = run_ini_of_command_line(kMastersNonDefaults);
+  for (const auto& [name, value] : kMastersNonDefaults) {
+    EXPECT_NE(line_of_option(written, name), "") << "--" << name << " is not in run.ini:\n" << written;
+    if (name != "variant" && name != "masters") {
+      EXPECT_NE(line_of_option(written, name), line_of_option(defaults, name)) << "--" << name << " is written as its default";
+    }
+  }
+  EXPECT_EQ(run_ini_of_run_ini(written), written);
+  // A one-master run writes none of them.
+  const std::string one = run_ini_of_command_line({});
+  for (const std::string& name : kWrittenForSeveralMasters) EXPECT_EQ(line_of_option(one, name), "") << one;
 }
 
 TEST(RunIni, WhereRunsGoAndWhichRedisTheyUseAreNeverWritten) {
@@ -250,6 +276,13 @@ TEST(RunIni, EveryDefaultInHelpIsWhatRunIniWritesForARunGivenNoOptions) {
     const std::string name = option->long_name();
     const std::string shown = boost::any_cast<std::string>(value);
     if (kNeverWritten.count(name)) continue;
+    if (kWrittenForSeveralMasters.count(name)) {
+      if (name != "masters") {
+        EXPECT_EQ(line_of_option(run_ini_of_command_line({{"variant", "redlock"}, {"masters", "2"}}), name),
+                  name + " = " + shown);
+      }
+      continue;
+    }
     EXPECT_EQ(line_of_option(defaults, name), name + " = " + shown);
   }
   // --out is never written: its default is RunOptions's own.

@@ -46,7 +46,7 @@ const std::vector<Ban> kBans = {
 const std::map<std::string, std::pair<std::vector<std::string>, std::string>> kAllowed = {
     {"sim/core/wall_clock.h", {{"steady_clock::now"}, "paced mode follows the wall clock; wall_s reports it"}},
     {"sim/core/wall_clock.cpp", {{"sleep_for"}, "paced mode waits for the wall clock"}},
-    {"sim/core/random.h", {{"mt19937"}, "the one engine"}},
+    {"sim/core/random.h", {{"mt19937"}, "names the engine it replaced, for its memory"}},
     {"sim/redis/redis_link.cpp", {{"steady_clock::now"}, "timeouts bound real I/O with Redis, not simulated time"}},
     {"sim/redis/embedded_redis.cpp",
      {{"steady_clock::now", "sleep_for"}, "waits for real redis-server processes to start, stop and elect"}},
