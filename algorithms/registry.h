@@ -59,6 +59,9 @@ struct VariantInfo {
   bool lease_honesty = false;  // ... and that an ok'd lease lasts its timeout
   bool compared = false;       // in `semsim compare`'s default set
   bool needs_replica = false;  // grants nothing without a replica (--replicas)
+  // The unit its timeouts come in (a script's `timeout.step`, e.g. whole seconds); 0: any. The
+  // search draws its cases on that scale.
+  Micros timeout_step{0};
   bool multi_master = false;   // runs over --masters N (Redlock); the others use one Redis
   bool lock = false;           // a lock: one holder whatever --limit says (runs take --limit 1)
   // driver:COMMAND: no model at all; each client is a real process running the user's own library

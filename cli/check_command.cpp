@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/shard_options.h"
 #include "reports/history/text_format.h"
+#include "sim/core/duration.h"
 #include "sim/core/interrupt.h"
 #include "sim/redis/shared_core.h"
 #include "sim/run/sweep_runner.h"
@@ -136,6 +137,9 @@ void print_plan(std::ostream& out, const SearchSettings& s) {
                             "the seeds' preconditions, which assume a Redis that never loses a write)"
                           : "")
       << "\n";
+  if (const Micros step = variant_info(s.variant).timeout_step; step.count() > 0)
+    out << "time scale: timeout.step " << format_duration(step) << ": every timeout a multiple of it"
+        << (step > Micros(20'000) ? ", the workload's times scaled by step / 20 ms" : "") << "\n";
   if (s.shard.sharded())
     out << "shard " << s.shard.text() << ": runs cases " << s.shard.index << ", " << s.shard.index + s.shard.count
         << ", ... (" << s.shard.owned(s.cases) << " of " << s.cases << "), every case generated as the whole search does\n";

@@ -55,6 +55,17 @@ class Semaphore {
   // The ZSET whose ranks (or members) decide admission, so that a run can sample what Redis
   // holds next to what clients believe; "" where a variant has none.
   virtual std::string admission_set() const { return {}; }
+  // Lease honesty seen on Redis (a script variant's `lease_honesty`): whether a grant still has
+  // its permit, asked by the harness when the grant (or a kept refresh) reaches its client and
+  // when its holder invokes release. `rank`: ZRANK of the identifier in the admission set (held
+  // while below the limit); `ttl`: PTTL of the permit's key, in ms. lease_probe_command() builds
+  // the command for one grant (keys under the run's own prefix, else SetupError).
+  enum class LeaseProbe { none, rank, ttl };
+  virtual LeaseProbe lease_probe() const { return LeaseProbe::none; }
+  virtual Command lease_probe_command(const std::string& identifier) const {
+    (void)identifier;
+    return {};
+  }
   // Where a variant has no admission set: string keys whose values are the holders' identifiers
   // (a lock's key), sampled the same way.
   virtual std::vector<std::string> holder_keys() const { return {}; }

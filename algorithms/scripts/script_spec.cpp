@@ -122,6 +122,9 @@ const std::map<std::string, Ph>& placeholder_names() {
       {"server_now_ms", Ph::server_now_ms},
       {"server_now_us", Ph::server_now_us},
       {"server_now_s", Ph::server_now_s},
+      {"timeout_whole_s", Ph::timeout_whole_s},
+      {"lock_timeout_whole_s", Ph::lock_timeout_whole_s},
+      {"reply", Ph::reply},
   };
   return names;
 }
@@ -160,6 +163,11 @@ Word parse_word(const std::string& word, const IniLines& ini, const std::string&
       flush();
       if (name.rfind("key:", 0) == 0 && name.size() > 4) {
         out.push_back({Ph::key_named, name.substr(4), {}});
+      } else if (name == "1..limit") {
+        // One key per permit (`{key}:slot{1..limit}`): the word is repeated, once per permit.
+        if (std::any_of(out.begin(), out.end(), [](const Piece& p) { return p.kind == Ph::counter; }))
+          throw ini.error(key, "'" + word + "' repeats twice: a word may hold one {1..limit}");
+        out.push_back({Ph::counter, {}, {}});
       } else if (name.find('+') != std::string::npos) {
         // {now_ms+timeout_ms}: an expiry instant, as libraries pass them; terms of one unit.
         Piece sum{Ph::sum, name, {}};
@@ -181,9 +189,9 @@ Word parse_word(const std::string& word, const IniLines& ini, const std::string&
         out.push_back({it->second, {}, {}});
       } else {
         throw ini.error(key, "unknown placeholder {" + name +
-                                 "} (known: {key} {key:NAME} {id} {limit} {timeout_ms|us|s} "
-                                 "{lock_timeout_ms|us|s} {now_ms|us|s} {server_now_ms|us|s}, and sums of times "
-                                 "of one unit such as {now_ms+timeout_ms})");
+                                 "} (known: {key} {key:NAME} {id} {limit} {timeout_ms|us|s|whole_s} "
+                                 "{lock_timeout_ms|us|s|whole_s} {now_ms|us|s} {server_now_ms|us|s} {reply} "
+                                 "{1..limit}, and sums of times of one unit such as {now_ms+timeout_ms})");
       }
       i = close;
     } else if (c == '}') {
@@ -203,6 +211,7 @@ std::string words_text(const Word& w) {
     if (p.kind == Ph::text) out += p.text;
     else if (p.kind == Ph::key_named) out += "{key:" + p.text + "}";
     else if (p.kind == Ph::sum) out += "{" + p.text + "}";
+    else if (p.kind == Ph::counter) out += "{1..limit}";
     else
       for (const auto& [name, kind] : placeholder_names())
         if (kind == p.kind) out += "{" + name + "}";
@@ -256,9 +265,28 @@ std::optional<long long> term_value(Ph p, const Values& v) {
   }
 }
 
+// Whole seconds, rounded up: EX n keeps a key at least as long as asked.
+std::string whole_seconds(Micros d) { return num(ceil_div(d.count(), 1'000'000)); }
+
 }  // namespace
 
-std::string expand(const Word& word, const Values& v) {
+bool uses(const Word& word, Ph kind) {
+  return std::any_of(word.begin(), word.end(), [kind](const Piece& p) { return p.kind == kind; });
+}
+
+std::vector<std::string> expand_words(const std::vector<Word>& words, const Values& v) {
+  std::vector<std::string> out;
+  for (const Word& w : words) {
+    if (!uses(w, Ph::counter)) {
+      out.push_back(expand(w, v));
+      continue;
+    }
+    for (long long n = 1; n <= v.config.limit; ++n) out.push_back(expand(w, v, n));
+  }
+  return out;
+}
+
+std::string expand(const Word& word, const Values& v, long long counter) {
   std::string out;
   const auto time = [](std::optional<Micros> t, long long unit) -> std::string {
     if (!t) return {};
@@ -294,6 +322,10 @@ std::string expand(const Word& word, const Values& v) {
       case Ph::server_now_ms: out += time(v.server_now, 1000); break;
       case Ph::server_now_us: out += time(v.server_now, 1); break;
       case Ph::server_now_s: out += time(v.server_now, 0); break;
+      case Ph::timeout_whole_s: out += whole_seconds(v.config.timeout); break;
+      case Ph::lock_timeout_whole_s: out += whole_seconds(v.config.lock_timeout); break;
+      case Ph::reply: out += v.reply ? *v.reply : std::string(); break;
+      case Ph::counter: out += num(counter); break;
     }
   }
   return out;
@@ -309,6 +341,18 @@ std::optional<long long> parse_integer(const std::string& s) {
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc{} || end != s.data() + s.size() || s.empty()) return std::nullopt;
   return v;
+}
+
+// A timeout.step: a positive whole number with a unit (us, ms, s, m), e.g. 1s; nullopt if not.
+std::optional<Micros> parse_step(const std::string& text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  const auto count = parse_integer(text.substr(0, digits));
+  const std::string unit = text.substr(digits);
+  const long long scale = unit == "us" ? 1 : unit == "ms" ? 1'000 : unit == "s" ? 1'000'000 : unit == "m" ? 60'000'000 : 0;
+  // At most an hour: a step is a library's unit of time, not a run's length.
+  if (!count || *count <= 0 || scale == 0 || *count > 3'600'000'000LL / scale) return std::nullopt;
+  return Micros(*count * scale);
 }
 
 Matcher parse_matcher(const std::string& value, const IniLines& ini, const std::string& key) {
@@ -362,6 +406,11 @@ bool Matcher::takes_errors() const {
   for (const Alternative& a : alternatives)
     if (a.kind == Alternative::Kind::error) return true;
   return false;
+}
+
+std::string reply_text(const Reply& r) {
+  if (r.kind == Reply::Kind::integer) return num(r.integer);
+  return r.kind == Reply::Kind::nil ? std::string() : r.text;
 }
 
 std::string describe(const Reply& r) {
@@ -457,7 +506,54 @@ class IniReader {
     for (const auto* words : {&s.keys, &s.args, &s.command})
       for (const Word& w : *words)
         for (const Piece& p : w) s.uses_server_now = s.uses_server_now || uses_server_now(p);
+    // {reply} is what a granted acquire answered: there is none yet before acquire has run.
+    if (op == "acquire" || op == "setup")
+      for (const char* sub : {".keys", ".args", ".command"})
+        if (const auto value = get(op + sub))
+          for (const Word& w : parse_words(*value, ini_, op + sub))
+            if (uses(w, Ph::reply))
+              throw ini_.error(op + sub, "{reply} is acquire's granted reply, known after acquire: use it in release "
+                                         "and refresh words");
     return s;
+  }
+
+  // timeout.step = 1s: the library takes its timeouts in whole units of it.
+  std::optional<Micros> timeout_step() const {
+    const auto value = get("timeout.step");
+    if (!value) return std::nullopt;
+    const auto step = parse_step(*value);
+    if (!step) throw ini_.error("timeout.step", "'" + *value + "' is not a positive whole number with a unit (us, ms, s, m), "
+                                                "e.g. 1s for a library that takes whole seconds");
+    return step;
+  }
+
+  // lease_honesty = admission_set | ttl WORD: the search asserts that an ok'd lease lasts its
+  // timeout, seen where the INI says the permit lives.
+  LeaseHonesty lease_honesty(const Spec& spec) const {
+    LeaseHonesty lease;
+    const auto value = get("lease_honesty");
+    if (!value) return lease;
+    const auto words = tokenize(*value, ini_, "lease_honesty");
+    const auto bad = [&] {
+      return ini_.error("lease_honesty", "'" + *value + "' is not `admission_set` or `ttl KEY` (the permit's key, "
+                                         "e.g. ttl {key} or ttl {reply})");
+    };
+    if (words.size() == 1 && !words[0].quoted && words[0].text == "admission_set") {
+      if (!spec.admission_set)
+        throw ini_.error("lease_honesty", "admission_set, but the INI names no admission_set");
+      lease.kind = LeaseHonesty::Kind::admission_set;
+    } else if (words.size() == 2 && !words[0].quoted && words[0].text == "ttl") {
+      lease.kind = LeaseHonesty::Kind::ttl;
+      lease.key = parse_word(words[1].text, ini_, "lease_honesty");
+      if (lease.key.empty() || (lease.key.front().kind != Ph::key && lease.key.front().kind != Ph::key_named &&
+                                lease.key.front().kind != Ph::reply))
+        throw ini_.error("lease_honesty", "the permit's key must start with {key}, {key:NAME} or {reply} (keys under "
+                                          "the run's own prefix), not '" + words_text(lease.key) + "'");
+      if (uses(lease.key, Ph::counter)) throw ini_.error("lease_honesty", "name one key: {1..limit} names several");
+    } else {
+      throw bad();
+    }
+    return lease;
   }
 
   // acquire.token, server_time, admission_set, clock.
@@ -562,6 +658,7 @@ class IniReader {
     }
     description.add_options()("acquire.token", po::value<std::string>())("server_time", po::value<std::string>())(
         "admission_set", po::value<std::string>())("clock", po::value<std::string>());
+    description.add_options()("timeout.step", po::value<std::string>())("lease_honesty", po::value<std::string>());
     for (const char* key : kMastersKeys) description.add_options()(key, po::value<std::string>());
     try {
       std::istringstream in(text_);
@@ -575,7 +672,7 @@ class IniReader {
       key.erase(0, key.find_first_not_of('-'));
       throw ini_.error(key, "unknown key (known: acquire, release, refresh, setup and their .keys .args .command; "
                             "acquire.granted .refused .token; release.ok .missing; refresh.ok .lost; server_time; "
-                            "admission_set; clock; masters and masters.quorum .validity .drift_factor .wait "
+                            "admission_set; clock; timeout.step; lease_honesty; masters and masters.quorum .validity .drift_factor .wait "
                             ".release_on_refusal .refresh_lost)");
     } catch (const po::invalid_config_file_syntax&) {
       // Not e.what(): Boost's message loops for ever on a line that holds "%invalid_line%".
@@ -596,6 +693,7 @@ class IniReader {
     if (s.command.empty()) throw ini_.error(op + ".command", "empty: write a command, e.g. ZREM {key} {id}");
     if (s.command[0].size() != 1 || s.command[0][0].kind != Ph::text)
       throw ini_.error(op + ".command", "the first word must be the command's name, not '" + words_text(s.command[0]) + "'");
+    // A key from acquire's reply ({reply}) is checked when the reply is known (ScriptSemaphore::call).
     // Which other words are keys, Redis says once the run starts (key_words). These commands reach
     // keys that no word names, or another database: the run's own keys could not be told apart.
     const auto upper = [](std::string text) {
@@ -612,9 +710,10 @@ class IniReader {
     if (databases.count(name) || (name == "COPY" && std::any_of(s.command.begin(), s.command.end(), db_option)))
       throw ini_.error(op + ".command", name + " reaches another database or server: a run keeps to its own keys");
     if (s.command.size() < 2 || s.command[1].empty() ||
-        (s.command[1].front().kind != Ph::key && s.command[1].front().kind != Ph::key_named))
+        (s.command[1].front().kind != Ph::key && s.command[1].front().kind != Ph::key_named &&
+         s.command[1].front().kind != Ph::reply))
       throw ini_.error(op + ".command", "the command's first argument must be a key starting with {key} or "
-                                        "{key:NAME} (keys under the run's own prefix)");
+                                        "{key:NAME} (keys under the run's own prefix), or {reply}");
   }
 
   // A Lua script file, relative to the INI's folder, with its KEYS and ARGV words.
@@ -633,8 +732,9 @@ class IniReader {
     s.keys = parse_words(get(op + ".keys").value_or("{key}"), ini_, op + ".keys");
     // A script may write whatever KEYS name: each must lie under the run's own prefix, so that a
     // run never touches a key it does not own on the user's Redis.
+    // A key from acquire's reply ({reply}) is checked when the reply is known (ScriptSemaphore::call).
     for (const Word& w : s.keys)
-      if (!starts_with_own_key(w))
+      if (!starts_with_own_key(w) && !(!w.empty() && w.front().kind == Ph::reply))
         throw ini_.error(op + ".keys", "every key must start with {key} or {key:NAME} (keys under the run's own "
                                        "prefix); '" + words_text(w) + "' would name a key outside it");
     s.args = parse_words(get(op + ".args").value_or(""), ini_, op + ".args");
@@ -664,8 +764,47 @@ Spec read_script_spec(const std::string& ini_path) {
   spec.refresh = reader.script(kOps[2]);
   spec.setup = reader.script(kOps[3]);
   reader.read_options(spec);
+  spec.timeout_step = reader.timeout_step();
+  if (spec.timeout_step)
+    spec.timeout_step_where = ini_path + ":" + std::to_string(reader.ini().line_of("timeout.step"));
+  spec.lease = reader.lease_honesty(spec);
+  const auto any_reply = [](const Script& s) {
+    for (const auto* words : {&s.keys, &s.args, &s.command})
+      for (const Word& w : *words)
+        if (uses(w, Ph::reply)) return true;
+    return false;
+  };
+  spec.keeps_replies = any_reply(spec.release) || (spec.refresh && any_reply(*spec.refresh)) || uses(spec.lease.key, Ph::reply);
+  // Over several masters every master answers acquire, and the harness asks one Redis about a
+  // lease: refused rather than read from master 1 alone.
+  if (spec.masters.each && spec.keeps_replies)
+    throw reader.ini().error("masters", "each, but a word uses {reply}: with masters = each every master replies to "
+                                        "acquire, and no one reply names the permit (name its keys with {key} and {id})");
+  if (spec.masters.each && spec.lease.kind != LeaseHonesty::Kind::none)
+    throw reader.ini().error("lease_honesty", "not with masters = each: lease honesty asks one Redis whether a grant "
+                                              "still has its permit, and a grant over several masters stands on a quorum");
   return spec;
 }
+
+namespace {
+IniLines scan_file(const std::string& ini_path) {
+  std::ifstream in(ini_path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return scan_lines(ini_path, text.str());
+}
+}  // namespace
+
+Micros read_script_timeout_step(const std::string& ini_path) {
+  const IniLines ini = scan_file(ini_path);
+  const auto it = ini.values.find("timeout.step");
+  if (it == ini.values.end()) return Micros(0);
+  const auto step = parse_step(it->second);
+  if (!step) throw ini.error("timeout.step", "'" + it->second + "' is not a positive whole number with a unit");
+  return *step;
+}
+
+bool read_script_lease_honesty(const std::string& ini_path) { return scan_file(ini_path).values.count("lease_honesty") > 0; }
 
 bool read_script_each_master(const std::string& ini_path) {
   std::ifstream in(ini_path);

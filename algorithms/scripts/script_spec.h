@@ -22,6 +22,9 @@ enum class Ph {
   lock_timeout_ms, lock_timeout_us, lock_timeout_s,
   now_ms, now_us, now_s,
   server_now_ms, server_now_us, server_now_s,
+  timeout_whole_s, lock_timeout_whole_s,  // whole seconds, rounded up (EX n)
+  reply,    // acquire's granted reply (release and refresh words)
+  counter,  // {1..limit}: the word is repeated with 1, 2, ..., limit
 };
 
 struct Piece {
@@ -37,9 +40,14 @@ struct Values {
   const std::string& id;
   Micros now;
   std::optional<Micros> server_now;  // nullopt: expands to "" (server_time = empty)
+  const std::string* reply = nullptr;  // acquire's granted reply, as text ({reply})
 };
-// A word with its placeholders replaced.
-std::string expand(const Word& word, const Values& v);
+// A word with its placeholders replaced; `counter` is what {1..limit} stands for.
+std::string expand(const Word& word, const Values& v, long long counter = 0);
+// The words with their placeholders replaced, each word with {1..limit} repeated for 1..limit.
+std::vector<std::string> expand_words(const std::vector<Word>& words, const Values& v);
+// Whether a word holds the placeholder.
+bool uses(const Word& word, Ph kind);
 
 // Reply matchers (acquire.granted = 1, release.missing = 0 nil, ...): any alternative matches.
 struct Alternative {
@@ -59,6 +67,8 @@ struct Matcher {
 
 // A reply as messages name it: "nil", "the integer 3", "the string \"x\"".
 std::string describe(const Reply& r);
+// A reply as {reply} passes it on: its text, or its integer in decimal; "" for nil.
+std::string reply_text(const Reply& r);
 
 enum class ServerTime { time, empty, fail };
 
@@ -75,6 +85,13 @@ struct Script {
   // is known: ScriptSemaphore::prepare); each must lie under the run's own keys, checked again
   // on every call with the words as expanded then.
   std::vector<std::size_t> key_words;
+};
+
+// Lease honesty (`lease_honesty = admission_set` or `lease_honesty = ttl WORD`): where the run
+// sees whether a grant still has its permit.
+struct LeaseHonesty {
+  enum class Kind { none, admission_set, ttl } kind = Kind::none;
+  Word key;  // ttl: the permit's key ({key}, {key:NAME} or {reply}, with {id})
 };
 
 // How a script runs over several masters (`masters = each` and the masters.* keys): the user's
@@ -98,6 +115,12 @@ struct Spec {
   bool token_from_reply = false;
   ServerTime server_time = ServerTime::time;
   std::optional<Word> admission_set;
+  // timeout.step: the library takes timeouts in these units (whole seconds: 1s); a run's timeout
+  // must be a multiple, and the search draws on that scale. "FILE:LINE" for messages.
+  std::optional<Micros> timeout_step;
+  std::string timeout_step_where;
+  LeaseHonesty lease;
+  bool keeps_replies = false;  // some release/refresh/lease word uses {reply}
 };
 
 // Reads and checks the INI file and the scripts it names. Throws SetupError "FILE:LINE: ..." (or
@@ -106,6 +129,10 @@ Spec read_script_spec(const std::string& ini_path);
 // The INI's `clock = client|server|ttl` (default server): which clock the script's times rest
 // on. Throws SetupError on another value.
 ClockBasis read_script_clock(const std::string& ini_path);
+// The INI's `timeout.step` (0 where none) and whether it asks for lease honesty, for the registry
+// (which reads no script). Throws SetupError on a bad step.
+Micros read_script_timeout_step(const std::string& ini_path);
+bool read_script_lease_honesty(const std::string& ini_path);
 // Whether the INI says `masters = each` (a multi-master variant).
 bool read_script_each_master(const std::string& ini_path);
 

@@ -8,6 +8,7 @@
 #include "algorithms/scripts/script_variant.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,11 +23,24 @@
 namespace semsim {
 namespace {
 
-using namespace scripts;  // Spec, Script, Matcher, expand, describe
+using namespace scripts;
+
+// "1500ms", "1s", "250us": a duration as a user writes it.
+std::string duration_text(Micros d) {
+  const long long us = d.count();
+  if (us % 1'000'000 == 0) return num(us / 1'000'000) + "s";
+  return us % 1'000 == 0 ? num(us / 1'000) + "ms" : num(us) + "us";
+}  // Spec, Script, Matcher, expand, describe
 
 class ScriptSemaphore : public Semaphore {
  public:
-  ScriptSemaphore(Spec spec, SemaphoreConfig config) : spec_(std::move(spec)), config_(std::move(config)) {}
+  ScriptSemaphore(Spec spec, SemaphoreConfig config) : spec_(std::move(spec)), config_(std::move(config)) {
+    // A library that takes whole seconds (EX n) cannot be asked for 1.5 s: refused, not rounded.
+    if (spec_.timeout_step && config_.timeout.count() % spec_.timeout_step->count() != 0)
+      throw SetupError(spec_.timeout_step_where + ": timeout.step: the timeout (--timeout " +
+                       duration_text(config_.timeout) + ") is not a multiple of " + duration_text(*spec_.timeout_step) +
+                       ", the unit this library takes its timeouts in");
+  }
 
   Task<void> prepare(Client& client) override {
     std::vector<Script*> scripts{&spec_.acquire, &spec_.release};
@@ -67,6 +81,7 @@ class ScriptSemaphore : public Semaphore {
           throw ReplyError(spec_.acquire.path + ": acquire.token = reply, but the granted reply was " + describe(reply));
         token = reply.integer;
       }
+      if (spec_.keeps_replies) replies_[identifier] = reply_text(reply);
       co_return Grant{std::move(identifier), token};
     }
     if (spec_.acquire.no.matches(reply)) co_return std::nullopt;
@@ -79,6 +94,7 @@ class ScriptSemaphore : public Semaphore {
       co_return v.yes() >= quorum(client.masters());
     }
     Reply reply = co_await call(client, spec_.release, identifier);
+    replies_.erase(identifier);  // the permit is given back, whatever the reply says
     if (spec_.release.yes.matches(reply)) co_return true;
     if (spec_.release.no.matches(reply)) co_return false;
     throw unexpected(spec_.release, reply, "ok", "missing");
@@ -99,6 +115,29 @@ class ScriptSemaphore : public Semaphore {
     if (!spec_.admission_set) return {};
     const std::string none;
     return expand(*spec_.admission_set, Values{config_, none, Micros{0}, std::nullopt});
+  }
+
+  LeaseProbe lease_probe() const override {
+    switch (spec_.lease.kind) {
+      case LeaseHonesty::Kind::admission_set: return LeaseProbe::rank;
+      case LeaseHonesty::Kind::ttl: return LeaseProbe::ttl;
+      case LeaseHonesty::Kind::none: break;
+    }
+    return LeaseProbe::none;
+  }
+
+  // ZRANK of the identifier in the admission set, or PTTL of the permit's key (lease_honesty).
+  Command lease_probe_command(const std::string& identifier) const override {
+    if (spec_.lease.kind == LeaseHonesty::Kind::admission_set) return Command{"ZRANK", admission_set(), identifier};
+    const auto it = replies_.find(identifier);
+    const Values values{config_, identifier, Micros{0}, std::nullopt, it == replies_.end() ? nullptr : &it->second};
+    Command probe{"PTTL", expand(spec_.lease.key, values)};
+    if (!probe[1].starts_with(config_.name))
+      throw SetupError(spec_.ini + ": lease_honesty: '" + probe[1] + "' is a key outside this run's own (it must "
+                       "start with " + config_.name + ", which {key} stands for)" +
+                       (values.reply ? ", made of acquire's reply '" + *values.reply + "' ({reply})" : std::string()) +
+                       ": refused, nothing was sent");
+    return probe;
   }
 
  private:
@@ -246,9 +285,11 @@ class ScriptSemaphore : public Semaphore {
       const Micros now = client.now() + Micros(probe * 1'000'000);
       std::optional<Micros> server_now = client.server_now();
       if (!server_now && spec_.server_time != ServerTime::empty) server_now = now;
-      const Values values{config_, id, now, server_now};
-      Command words;
-      for (const Word& w : script.command) words.push_back(expand(w, values));
+      // {reply} is not known before acquire: a sample under the run's prefix stands for it here;
+      // the key made of the real one is checked on every call.
+      const std::string sample_reply = config_.name + "reply";
+      const Values values{config_, id, now, server_now, &sample_reply};
+      const Command words = expand_words(script.command, values);
       Command ask{"COMMAND", "GETKEYS"};
       ask.insert(ask.end(), words.begin(), words.end());
       const Reply keys = co_await client.redis().call(std::move(ask));
@@ -270,16 +311,6 @@ class ScriptSemaphore : public Semaphore {
     script.key_words = found[0];
   }
 
-  // Refuses (SetupError, nothing sent) a command or a script call with a key outside the run's own.
-  // Before the run with sample values, and on every call with the words as they are then.
-  void check_own_keys(const Script& script, const Command& words, const std::vector<std::size_t>& key_words) const {
-    for (std::size_t i : key_words)
-      if (i < words.size() && !words[i].starts_with(config_.name))
-        throw SetupError(script.path + ": " + script.op + (script.command.empty() ? ".keys" : ".command") + ": '" +
-                         words[i] + "' is a key outside this run's own (every key must start with {key} or "
-                         "{key:NAME}, which stand for " + config_.name + "): refused, nothing was sent");
-  }
-
   // One EVALSHA (after one TIME only where server_time = time and the run has no server clock)
   // on `master`, with {now_*} at `now` if given, else the client's clock when the words are made.
   // `identifier` is a copy: it must outlive the suspensions.
@@ -297,22 +328,19 @@ class ScriptSemaphore : public Semaphore {
         server_now = Micros{integer_of(parts[0]) * 1'000'000 + integer_of(parts[1])};
       }
     }
-    const Values values{config_, identifier, now.value_or(client.now()), server_now};
+    const Values values{config_, identifier, now.value_or(client.now()), server_now, reply_of(script, identifier)};
     if (!script.command.empty()) {
-      Command plain;
-      for (const Word& w : script.command) plain.push_back(expand(w, values));
-      check_own_keys(script, plain, script.key_words);
+      Command plain = expand_words(script.command, values);
+      check_own_keys(script, plain, script.key_words, values.reply);
       Reply reply = co_await redis.call(std::move(plain));
       if (reply.is_error() && !script.yes.takes_errors() && !script.no.takes_errors())
         throw ReplyError(script.path + ": " + reply.text);
       co_return reply;
     }
-    std::vector<std::string> keys, args;
-    for (const Word& w : script.keys) keys.push_back(expand(w, values));
-    for (const Word& w : script.args) args.push_back(expand(w, values));
+    std::vector<std::string> keys = expand_words(script.keys, values), args = expand_words(script.args, values);
     std::vector<std::size_t> all(keys.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-    check_own_keys(script, keys, all);
+    check_own_keys(script, keys, all, values.reply);
     Reply reply;
     try {
       reply = co_await evalsha(redis, script.source, script.sha, std::move(keys), std::move(args));
@@ -326,6 +354,31 @@ class ScriptSemaphore : public Semaphore {
     co_return reply;
   }
 
+  // Acquire's granted reply for a grant's release and refresh ({reply}); nullptr where no word uses it.
+  const std::string* reply_of(const Script& script, const std::string& identifier) const {
+    if (!spec_.keeps_replies || (&script != &spec_.release && !(spec_.refresh && &script == &*spec_.refresh)))
+      return nullptr;
+    const auto it = replies_.find(identifier);
+    if (it == replies_.end())
+      throw ReplyError(script.path + ": {reply}: no granted acquire is known for the identifier " + identifier);
+    return &it->second;
+  }
+
+  // Refuses (SetupError, nothing sent) a command or a script call with a key outside the run's own.
+  // Before the run with sample values, and on every call with the words as they are then: {key}
+  // words are under it by construction, a key from acquire's reply ({reply}) only if the library
+  // named one of the run's. The run then stops (exit 2).
+  void check_own_keys(const Script& script, const Command& words, const std::vector<std::size_t>& key_words,
+                      const std::string* reply = nullptr) const {
+    for (std::size_t i : key_words)
+      if (i < words.size() && !words[i].starts_with(config_.name))
+        throw SetupError(script.path + ": " + script.op + (script.command.empty() ? ".keys" : ".command") + ": '" +
+                         words[i] + "' is a key outside this run's own (every key must start with {key} or "
+                         "{key:NAME}, which stand for " + config_.name + ")" +
+                         (reply ? ", made of acquire's reply '" + *reply + "' ({reply})" : std::string()) +
+                         ": refused, nothing was sent");
+  }
+
   ReplyError unexpected(const Script& script, const Reply& reply, const char* yes, const char* no) const {
     return ReplyError(script.path + ": " + script.op + " replied " + describe(reply) + ", which is neither " +
                       script.op + "." + yes + " (" + script.yes.spec + ") nor " + script.op + "." + no + " (" +
@@ -334,6 +387,7 @@ class ScriptSemaphore : public Semaphore {
 
   Spec spec_;
   SemaphoreConfig config_;
+  std::map<std::string, std::string> replies_;  // identifier -> acquire's granted reply, until released
 };
 
 }  // namespace
@@ -345,7 +399,8 @@ std::unique_ptr<Semaphore> make_script_semaphore(const std::string& ini_path, Se
 VariantInfo script_variant_info(const std::string& ini_path) {
   // The promise of the built-in variants of the declared clock: a client-clock script gets the
   // seeds' client-clock promise (as fair), a server- or TTL-timed one the lease promise (as lua,
-  // ttl-key). Only safety is asserted: a script's liveness is its own business.
+  // ttl-key). Safety is asserted, and lease honesty where the INI asks for it: a script's
+  // liveness is its own business.
   VariantInfo v{.name = "script:FILE.ini", .source = "yours: Lua scripts named by an INI file (docs/script-variants.md)",
                 .clock = ClockBasis::redis_time, .preconditions = lease_promise()};
   if (ini_path.empty()) {
@@ -356,6 +411,9 @@ VariantInfo script_variant_info(const std::string& ini_path) {
   v.clock = scripts::read_script_clock(ini_path);
   v.multi_master = scripts::read_script_each_master(ini_path);
   if (v.clock == ClockBasis::client) v.preconditions = client_clock_promise();
+  v.timeout_step = scripts::read_script_timeout_step(ini_path);
+  // Asked for by the INI (lease_honesty = ...): what a lease library promises, seen on Redis.
+  v.lease_honesty = scripts::read_script_lease_honesty(ini_path);
   if (v.multi_master) {  // over several masters, Redlock's assumptions besides (docs/redlock.md)
     const Preconditions redlock = redlock_promise();
     v.preconditions.within_validity = redlock.within_validity;

@@ -66,6 +66,7 @@ void Checker::read_run_row(const Event& e) {
       };
       if (auto v = kv.get("variant")) meta_.variant = *v;
       if (auto v = kv.get("mode")) meta_.mode = *v;
+      leases_.set_exact_instants(meta_.mode.empty() || meta_.mode == "virtual");
       if (auto v = kv.get_uint("seed")) meta_.seed = *v;
       if (auto v = kv.get_int("clients")) meta_.clients = static_cast<int>(within("clients", *v, 1, kMaxRunClients));
       if (auto v = kv.get_int("duration_ms")) meta_.duration_ms = within("duration_ms", *v, 0, kMaxRunDurationMs);
@@ -182,6 +183,9 @@ void Checker::add(const Event& e) {
     case Op::resume:
     case Op::jump:  // the offset shows in client_us of later rows
     case Op::server_jump:  // a fault of Redis's clock: what it did shows in later outcomes
+    case Op::lease:  // what Redis held of a permit: lease honesty
+      leases_.add(e);
+      break;
     case Op::partition:    // cut links: what they did shows in later outcomes
     case Op::heal:
     case Op::run:

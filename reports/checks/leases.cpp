@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "reports/history/key_values.h"
+
 namespace semsim {
 
 LeaseTracker::Client& LeaseTracker::client(int id) {
@@ -74,7 +76,28 @@ void LeaseTracker::add_row(const Event& e) {
     if (e.phase == Phase::fail && !l.failed) broke(l, e.true_us);
     l.released = true;
     forget_if_over(l);
+  } else if (e.op == Op::lease) {
+    // What Redis held of the permit, asked by the harness (a script's lease_honesty): gone
+    // (admitted=0, ttl_ms=-2), or a key whose TTL ends before the promise by more than Redis's
+    // millisecond. The row's instant is no earlier than Redis's answer, so the expiry is never
+    // put earlier than it was.
+    // Once the client's own release is on its way, only the row asked before it was sent
+    // (at=release) speaks of the lease: a later one may see what that release did.
+    Lease* l = find(c, e.identifier);
+    if (!l || l->failed || e.true_us >= l->promised_until_us) return;
+    const KeyValues kv = KeyValues::parse(e.detail);
+    if (l->release_invoked && kv.get("at") != "release") return;
+    const auto admitted = kv.get_int("admitted"), ttl_ms = kv.get_int("ttl_ms");
+    const bool gone = (admitted && *admitted == 0) || (ttl_ms && *ttl_ms == -2) ||
+                      (exact_instants_ && ttl_ms && *ttl_ms >= 0 && e.true_us + *ttl_ms * 1000 + 1000 <= l->promised_until_us);
+    if (gone) broke(*l, e.true_us);
   }
+}
+
+LeaseTracker::Lease* LeaseTracker::find(Client& c, const std::string& identifier) {
+  for (Lease& l : c.leases)
+    if (l.live && l.identifier == identifier) return &l;
+  return nullptr;
 }
 
 // A crashed client starts again with nothing: its leases and pending acquires end here.

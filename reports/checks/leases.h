@@ -25,7 +25,11 @@ namespace semsim {
 class LeaseTracker {
  public:
   void set_timeout_us(std::optional<std::int64_t> timeout_us) { timeout_us_ = timeout_us; }
-  // Acquire, release and refresh rows (others are ignored, and so are negative client ids).
+  // Whether a row's true time is Redis's instant (virtual time: the default). In real time
+  // (paced, fast) Redis's clock runs on while the scheduler's stands, and a TTL is not comparable
+  // with true time to the millisecond: only a lease row showing the permit gone counts there.
+  void set_exact_instants(bool exact) { exact_instants_ = exact; }
+  // Acquire, release, refresh and lease rows (others are ignored, and so are negative client ids).
   // Inline, the rows of most histories: an acquire invoke, or an acquire that failed with at most
   // one invoke outstanding (no lease to look up, the earliest invoke is the only one).
   void add(const Event& e) {
@@ -61,11 +65,13 @@ class LeaseTracker {
   void add_row(const Event& e);
   Client& client(int id);
   Lease& lease(Client& c, const std::string& identifier);  // found, or a new one
+  static Lease* find(Client& c, const std::string& identifier);  // a live one, or null
   static std::int64_t take_earliest(std::vector<std::int64_t>& invokes, std::int64_t fallback);
   void broke(Lease& l, std::int64_t t_us);
   static void forget_if_over(Lease& l);
 
   std::optional<std::int64_t> timeout_us_;
+  bool exact_instants_ = true;
   std::vector<Client> clients_;
   std::int64_t broken_ = 0;
 };

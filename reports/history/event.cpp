@@ -5,10 +5,10 @@
 namespace semsim {
 
 namespace {
-constexpr std::array<std::string_view, 17> kOps = {"run",    "acquire",   "release",       "refresh",  "crash",
+constexpr std::array<std::string_view, 18> kOps = {"run",    "acquire",   "release",       "refresh",  "crash",
                                                    "pause",  "resume",    "jump",          "sample",   "done",
                                                    "server_jump", "redis_restart", "failover", "disconnect",
-                                                   "redis_pause", "partition", "heal"};
+                                                   "redis_pause", "lease", "partition", "heal"};
 constexpr std::array<std::string_view, 4> kPhases = {"invoke", "ok", "fail", "info"};
 }  // namespace
 

@@ -13,10 +13,12 @@ namespace semsim {
 // server_jump: Redis's clock jumped (client 0, detail by_us=): a fault, not a client's event.
 // Server faults, on client 0 (reports/DEFINITIONS.md): redis_restart, failover, disconnect and
 // redis_pause; a fault that lost writes says since when in its detail (lost_since_us=).
+// lease: what Redis held of a grant's permit (lease honesty, phase info, on the holder's client;
+// detail at=grant|refresh|release and ttl_ms= or admitted=).
 // partition / heal: a client's links to some masters are cut / whole again (detail masters=).
 enum class Op {
   run, acquire, release, refresh, crash, pause, resume, jump, sample, done, server_jump,
-  redis_restart, failover, disconnect, redis_pause, partition, heal
+  redis_restart, failover, disconnect, redis_pause, lease, partition, heal
 };
 // Whether the op is a fault of Redis itself (the server_faults column counts them).
 bool is_server_fault(Op op);

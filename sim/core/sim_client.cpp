@@ -1,5 +1,6 @@
 #include "sim/core/sim_client.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "sim/core/duration.h"
@@ -251,6 +252,12 @@ Task<void> SimClient::guarded(Task<void> task, SimClient& self) {
 }
 
 void SimClient::spawn(Task<void> task) {
+  // The harness spawns a task per lease probe: finished ones go, now and then (their errors went
+  // to on_failure_ already), so that a long run's list stays as long as what still runs.
+  if (on_failure_ && tasks_.size() >= prune_at_) {
+    std::erase_if(tasks_, [](const Task<void>& t) { return t.done(); });
+    prune_at_ = std::max<std::size_t>(64, 2 * tasks_.size());
+  }
   tasks_.push_back(guarded(std::move(task), *this));
   tasks_.back().start();
 }

@@ -125,6 +125,7 @@ class SimClient final : public Client {
   std::optional<Micros> master_timeout_;
   std::string notes_;
   std::vector<Task<void>> tasks_;
+  std::size_t prune_at_ = 64;  // spawn() drops finished tasks when there are this many
   std::uint64_t next_exchange_ = 0;
   std::map<std::uint64_t, InFlight> in_flight_;  // by send order
   std::function<void(std::exception_ptr)> on_failure_;

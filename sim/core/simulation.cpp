@@ -368,12 +368,14 @@ void Simulation::State::build_clients() {
   if (o.sample_every.count() > 0 && semaphore.sampled())
     clients[0]->spawn(workload->sample(*clients[0], o.sample_every));
   if (o.fill_memory) clients[0]->spawn(workload->fill(*clients[0], key_prefix));
+  if (semaphore.lease_probe() != Semaphore::LeaseProbe::none) workload->probe_leases(*clients[0]);
 }
 
 // Without the harness sending during the run, nothing reaches Redis sooner than the smallest
 // outbound delay, and no reply causes a request sooner than the smallest round trip.
 void Simulation::State::bound_lookahead() {
   const bool harness_sends = (o.sample_every.count() > 0 && semaphore.sampled()) || o.fill_memory ||
+                             semaphore.lease_probe() != Semaphore::LeaseProbe::none ||
                              std::any_of(actions.begin(), actions.end(), [](const ScriptedAction& a) { return a.client == 0 && !a.on_server(); });
   if (harness_sends || o.clients == 0) return;
   min_send = Micros::max();

@@ -76,12 +76,14 @@ Task<std::optional<Grant>> Workload::acquire(SimClient& client) {
   holding_[client.id()] = grant;
   outcome(token, client, Op::acquire, Phase::ok, grant->identifier,
           grant->fencing_token ? "token=" + std::to_string(grant->fencing_token) : std::string());
+  probe_lease(client, grant->identifier, "grant");
   co_return grant;
 }
 
 Task<bool> Workload::release(SimClient& client, std::string identifier) {
   holding_[client.id()].reset();
   const std::uint64_t token = invoke(client, Op::release, identifier);
+  probe_lease(client, identifier, "release");  // before the release can reach Redis
   bool released = false;
   std::string error;
   try {
@@ -121,6 +123,7 @@ Task<bool> Workload::refresh(SimClient& client, std::string identifier) {
   if (!kept) mark(Mark::refresh_lost_permit);
   if (!kept && holds(client, identifier)) holding_[client.id()].reset();
   outcome(token, client, Op::refresh, kept ? Phase::ok : Phase::fail, identifier, kept ? "" : "permit lost");
+  if (kept && holds(client, identifier)) probe_lease(client, identifier, "refresh");  // not once released
   co_return kept;
 }
 
@@ -169,6 +172,31 @@ Task<void> Workload::sample(SimClient& harness, Micros every) {
                      "admitted=" + std::to_string(admitted.size()) + " believers=" + std::to_string(believers) +
                          " stale=" + std::to_string(stale));
   }
+}
+
+void Workload::probe_lease(SimClient& holder, const std::string& identifier, const char* at) {
+  if (harness_) harness_->spawn(lease_row(holder, semaphore_.lease_probe_command(identifier), identifier, at));
+}
+
+Task<void> Workload::lease_row(SimClient& holder, Command probe, std::string identifier, std::string at) {
+  const std::string asked = probe.empty() ? std::string() : probe[0] + " " + probe[1];
+  Reply r;
+  try {
+    r = co_await harness_->redis().call(std::move(probe));
+  } catch (const ConnectionLost&) {
+    co_return;  // a server fault: nothing seen
+  } catch (const NoAnswer&) {
+    co_return;
+  }
+  // PTTL answers an integer (-2: no key, -1: no expiry), ZRANK an integer or nil; anything else
+  // means the INI names the wrong key (a ZRANK on a string): the run cannot judge its leases.
+  if (r.kind != Reply::Kind::integer && !(r.is_nil() && semaphore_.lease_probe() == Semaphore::LeaseProbe::rank))
+    throw SetupError("lease_honesty: " + asked + " answered " + (r.is_error() ? r.text : "a " + std::string(
+                     r.kind == Reply::Kind::array ? "list" : "string")) + ": not the permit's key or admission set");
+  const std::string seen = semaphore_.lease_probe() == Semaphore::LeaseProbe::ttl
+                               ? "ttl_ms=" + std::to_string(r.integer)
+                               : std::string("admitted=") + (!r.is_nil() && r.integer < options_.limit ? "1" : "0");
+  recorder_.record(holder.id(), holder.now(), Op::lease, Phase::info, identifier, "at=" + at + " " + seen);
 }
 
 // Every master at once: the identifiers it admits (the first `limit` of the admission set, or the

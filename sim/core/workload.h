@@ -38,6 +38,10 @@ class Workload {
   // Every millisecond: writes 1 KiB to a new key <prefix>filler:run:<n> (--fill-memory, TTL 1 h), its
   // errors (OOM) ignored. Runs as the harness client.
   Task<void> fill(SimClient& harness, std::string prefix);
+  // Lease honesty seen on Redis (Semaphore::lease_probe): the harness asks what Redis holds of a
+  // grant's permit when the grant or a kept refresh reaches its client and when it invokes release,
+  // and records the answer as a `lease` row on the holder.
+  void probe_leases(SimClient& harness) { harness_ = &harness; }
 
  private:
   Task<std::set<std::string>> admitted_by_quorum(SimClient& harness);
@@ -46,6 +50,10 @@ class Workload {
   Task<bool> release(SimClient& client, std::string identifier);
   Task<bool> refresh(SimClient& client, std::string identifier);
   bool holds(const SimClient& client, const std::string& identifier) const;
+  // Sends the lease probe of `identifier` now, from the harness (no delay: Redis answers for this
+  // instant, before anything the holder sends next). `at`: grant, refresh or release.
+  void probe_lease(SimClient& holder, const std::string& identifier, const char* at);
+  Task<void> lease_row(SimClient& holder, Command probe, std::string identifier, std::string at);
   // Operations between their invoke row and their outcome row.
   struct InFlight {
     SimClient* client;
@@ -64,6 +72,7 @@ class Workload {
   std::vector<int> scripted_acquires_left_;    // by client id
   std::map<std::uint64_t, InFlight> in_flight_;  // by invoke order
   std::uint64_t next_token_ = 0;
+  SimClient* harness_ = nullptr;  // probes leases (probe_leases), else null
 };
 
 }  // namespace semsim

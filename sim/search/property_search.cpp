@@ -187,6 +187,7 @@ class Search {
     g.lock_timeout_us = s.lock_timeout_us;
     g.server_jumps = s.server_jumps;
     g.server_faults = s.server_faults;
+    g.time_step_us = variant_info(s.variant).timeout_step.count();
     g.masters = s.masters;
     g.lock = variant_info(s.variant).lock;
     if (s.preconditions) g.pre = preconditions_for(s.variant);

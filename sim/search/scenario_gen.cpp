@@ -59,6 +59,25 @@ rc::Gen<GenAction> gen_action(int clients, std::int64_t duration_us) {
   });
 }
 
+// The shortest timeout the generator draws: one step on a variant's own scale (GenSettings).
+constexpr std::int64_t kScaleBase = 20 * kMs;
+
+// A drawn case on the variant's scale (GenSettings::time_step_us): the times of its workload
+// multiplied by step / 20 ms. Clocks, the network and Redis's own faults keep their magnitudes:
+// they are the world's, not the library's.
+GenCase on_scale(GenCase c, const GenSettings& s) {
+  if (s.time_step_us <= kScaleBase) return c;
+  const auto up = [&](std::int64_t& us) { us = us * s.time_step_us / kScaleBase; };
+  for (std::int64_t* us : {&c.duration_us, &c.timeout_us, &c.hold.lo_us, &c.hold.hi_us, &c.think.lo_us,
+                           &c.think.hi_us, &c.refresh_every_us, &c.pause_length.lo_us, &c.pause_length.hi_us})
+    up(*us);
+  for (GenAction& a : c.actions) {
+    up(a.at_us);
+    if (a.kind == Kind::acquire || a.kind == Kind::pause) up(a.arg_us);
+  }
+  return c;
+}
+
 }  // namespace
 
 std::string Span::text() const {
@@ -170,6 +189,8 @@ GenCase normalize(GenCase c, const GenSettings& s) {
   c.limit = s.lock ? 1 : std::clamp(c.limit, 1, std::max(1, c.clients - 1));
   c.duration_us = std::max<std::int64_t>(c.duration_us, kMs);
   c.timeout_us = std::max<std::int64_t>(c.timeout_us, kMs);
+  if (const std::int64_t step = s.time_step_us; step > 0)  // the nearest whole number of steps, at least one
+    c.timeout_us = std::max<std::int64_t>(1, (c.timeout_us + step / 2) / step) * step;
   c.per_client.resize(c.clients);
   c.masters = std::max(1, s.masters);
   const std::uint32_t all_masters = c.masters > 1 ? (1u << c.masters) - 1 : 0;
@@ -268,9 +289,16 @@ bool meets(const GenCase& c, const GenSettings& s, std::string* why) {
   }
   std::int64_t worst_pause = 0;
   for (auto& [client, us] : paused) worst_pause = std::max(worst_pause, us);
-  if ((p.no_delay || !s.allow_delay) && worst_trip > 0) return fail("network delay");
-  if (p.no_delay && (worst_pause > 0 || c.pause_rate_per_10s > 0)) return fail("pauses");
-  if (p.bounded_delay && worst_trip > s.lock_timeout_us / 100) return fail("delay near the lock timeout");
+  // Each reason names the rule and the case's figures: "hold 23ms >= lease 20ms".
+  const auto d = [](std::int64_t us) { return format_duration(Micros(us)); };
+  const std::string random_pauses = "random pauses (" + std::to_string(c.pause_rate_per_10s) + " per 10 s per client)";
+  if ((p.no_delay || !s.allow_delay) && worst_trip > 0)
+    return fail("network delay: a round trip of up to " + d(worst_trip) + " where the promise allows none");
+  if (p.no_delay && worst_pause > 0) return fail("pauses: " + d(worst_pause) + " where the promise allows none");
+  if (p.no_delay && c.pause_rate_per_10s > 0) return fail(random_pauses + " where the promise allows none");
+  if (p.bounded_delay && worst_trip > s.lock_timeout_us / 100)
+    return fail("delay near the lock timeout: a round trip of up to " + d(worst_trip) + " > lock timeout " +
+                d(s.lock_timeout_us) + " / 100");
   std::int64_t spread = 0;
   if (p.clock_spread) {
     std::int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -282,14 +310,22 @@ bool meets(const GenCase& c, const GenSettings& s, std::string* why) {
       hi = std::max(hi, k.skew_us + drift + jump);
     }
     spread = c.per_client.empty() ? 0 : hi - lo;
-    if (spread >= t) return fail("clock spread >= timeout");
+    if (spread >= t) return fail("clock spread " + d(spread) + " >= timeout " + d(t));
   }
   if (p.lease_budget) {
     std::int64_t hold = c.refresh_every_us > 0 ? c.refresh_every_us : c.hold.hi_us;
     for (const auto& a : c.actions)
       if (a.kind == Kind::acquire && c.refresh_every_us == 0) hold = std::max(hold, a.arg_us);
-    if (c.pause_rate_per_10s > 0) return fail("random pauses");
-    if (hold + worst_pause + worst_trip + spread >= t) return fail("hold + pauses + round trip + clock spread >= timeout");
+    if (c.pause_rate_per_10s > 0) return fail(random_pauses + ", which no lease can bound");
+    if (hold + worst_pause + worst_trip + spread >= t) {
+      // Only the terms the case has: "hold 23ms >= lease 20ms", "hold 10ms + pauses 15ms = 25ms >= ...".
+      std::string terms = (c.refresh_every_us > 0 ? "refresh period " : "hold ") + d(hold);
+      int n = 1;
+      for (const auto& [name, us] : {std::pair<const char*, std::int64_t>{"pauses", worst_pause},
+                                     {"round trip", worst_trip}, {"clock spread", spread}})
+        if (us > 0) terms += std::string(" + ") + name + " " + d(us), ++n;
+      return fail(terms + (n > 1 ? " = " + d(hold + worst_pause + worst_trip + spread) : std::string()) + " >= lease " + d(t));
+    }
   }
   // Redlock's assumptions.
   if (p.no_master_jumps)
@@ -441,7 +477,7 @@ rc::Gen<GenCase> gen_case(const GenSettings& settings) {
         }
         return c;
       }),
-      [settings](GenCase c) { return normalize(std::move(c), settings); });
+      [settings](GenCase c) { return normalize(on_scale(std::move(c), settings), settings); });
 }
 
 namespace {

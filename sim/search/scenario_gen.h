@@ -98,6 +98,11 @@ struct GenSettings {
   bool allow_delay = true;                   // false: no network delay at all
   bool server_jumps = false;  // also jumps and drift of Redis's own clock (outside every promise)
   bool server_faults = false;  // also restarts, failovers, dropped connections, pauses of Redis
+  // The variant's timeout.step (0: none). Timeouts are whole multiples of it; above 20 ms the case
+  // is drawn on its scale: every time of the workload (run length, timeout, holds, think times,
+  // refresh period, pauses, action instants) times step / 20 ms, so that the smallest timeout is
+  // one step and a case holds as many operations as on the millisecond scale.
+  std::int64_t time_step_us = 0;
   // Several masters (check --masters N): each case has N, and the faults of each (clock rate and
   // jumps, restarts with downtime, pauses) and partitions of clients from some of them, kept
   // inside Redlock's assumptions where `pre` says so. The run's defaults of the two below.

@@ -9,9 +9,12 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "algorithms/api/semaphore.h"
 #include "algorithms/lua.h"
+#include "algorithms/scripts/script_spec.h"
 #include "algorithms/scripts/script_variant.h"
 #include "tests/algorithms/direct_client.h"
 #include "marks/coverage_marks.h"
@@ -610,6 +613,199 @@ TEST_F(LibraryStyleTest, TheDeclaredClockChoosesThePromise) {
   EXPECT_TRUE(has(setup_error(bad), bad + ":1: clock: 'wall' is not client, server or ttl"));
   EXPECT_EQ(variant_label("script:" + bad), "v");
   EXPECT_EQ(variant_label("lua"), "lua");
+}
+
+// ---- library protocols: whole seconds, one key per permit, replies passed on ------------------
+
+class LibraryProtocolTest : public ScriptVariantTest {
+ protected:
+  // The words acquire passed, as acquire.lua (RPUSH of KEYS then ARGV into KEYS[1]) logged them.
+  std::vector<std::string> logged(const std::string& key) {
+    std::vector<std::string> got;
+    for (const Reply& r : command({"LRANGE", key, "0", "-1"}).elements) got.push_back(r.text);
+    return got;
+  }
+};
+
+TEST_F(LibraryProtocolTest, WholeSecondsRoundUpSoThatATtlIsNeverShorterThanAsked) {
+  write("acquire.lua", "redis.call('RPUSH', KEYS[1], unpack(ARGV))\nreturn 1\n");
+  const std::string path = ini("acquire = acquire.lua\nacquire.keys = {key:log}\n"
+                               "acquire.args = {timeout_whole_s} {lock_timeout_whole_s} {timeout_s}\nrelease = release.lua\n");
+  for (const auto& [timeout, lock_timeout, want] :
+       {std::tuple{Micros{1'500'000}, Micros{1'000}, std::vector<std::string>{"2", "1", "1.5"}},
+        std::tuple{Micros{2'000'000}, Micros{10'000'000}, std::vector<std::string>{"2", "10", "2"}},
+        std::tuple{Micros{250'000}, Micros{1'000'001}, std::vector<std::string>{"1", "2", "0.25"}}}) {
+    command({"DEL", prefix() + "sem:log"});
+    SemaphoreConfig c = config(1);
+    c.timeout = timeout;
+    c.lock_timeout = lock_timeout;
+    auto semaphore = make_script_semaphore(path, c);
+    auto preparer = client("prepare");
+    run(semaphore->prepare(*preparer));
+    ASSERT_TRUE(run(semaphore->acquire(*preparer)));
+    EXPECT_EQ(logged(prefix() + "sem:log"), want);
+  }
+}
+
+TEST_F(LibraryProtocolTest, ATimeoutStepRefusesATimeoutThatIsNotAMultipleNamingTheKey) {
+  const std::string path = ini("acquire = acquire.lua\nrelease = release.lua\ntimeout.step = 1s\n");
+  EXPECT_EQ(scripts::read_script_timeout_step(path), Micros{1'000'000});
+  SemaphoreConfig c = config(1);
+  c.timeout = Micros{1'500'000};
+  try {
+    make_script_semaphore(path, c);
+    ADD_FAILURE() << "a 1.5 s timeout was accepted with timeout.step = 1s";
+  } catch (const SetupError& e) {
+    EXPECT_TRUE(has(e.what(), path + ":3: timeout.step: the timeout (--timeout 1500ms) is not a multiple of 1s"));
+  }
+  c.timeout = Micros{3'000'000};
+  EXPECT_NO_THROW(make_script_semaphore(path, c));
+  EXPECT_EQ(script_variant_info(path).timeout_step, Micros{1'000'000});  // the search's scale
+  for (const char* bad : {"1.5s", "0s", "-1s", "1", "s", "1 s", "2h"}) {
+    const std::string wrong = ini(std::string("acquire = acquire.lua\nrelease = release.lua\ntimeout.step = ") + bad + "\n");
+    EXPECT_TRUE(has(setup_error(wrong), wrong + ":3: timeout.step: '")) << bad;
+  }
+}
+
+TEST_F(LibraryProtocolTest, ARepeatedWordGivesOneKeyPerPermit) {
+  write("acquire.lua", "redis.call('RPUSH', KEYS[1], unpack(KEYS))\nredis.call('RPUSH', KEYS[1], unpack(ARGV))\nreturn 1\n");
+  auto semaphore = make(ini("acquire = acquire.lua\nacquire.keys = {key:log} {key}:slot{1..limit}\n"
+                            "acquire.args = n{1..limit} {limit}\nrelease = release.lua\n"),
+                        3);
+  auto c = client("c");
+  ASSERT_TRUE(run(semaphore->acquire(*c)));
+  const std::string key = prefix() + "sem";
+  EXPECT_EQ(logged(key + ":log"), (std::vector<std::string>{key + ":log", key + ":slot1", key + ":slot2", key + ":slot3",
+                                                             "n1", "n2", "n3", "3"}));
+  const std::string twice = ini("acquire = acquire.lua\nacquire.keys = {key}:{1..limit}:{1..limit}\nrelease = release.lua\n");
+  EXPECT_TRUE(has(setup_error(twice), twice + ":2: acquire.keys: '{key}:{1..limit}:{1..limit}' repeats twice"));
+}
+
+TEST_F(LibraryProtocolTest, ReleaseAndRefreshGetAcquiresReplyAsAKey) {
+  // Laravel's limiter: KEYS name1..nameN, the first free one taken, its name the reply.
+  write("acquire.lua", "for _, slot in ipairs(KEYS) do\n"
+                       "  if redis.call('SET', slot, ARGV[1], 'NX') then return slot end\n"
+                       "end\nreturn false\n");
+  write("release.lua", "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0\n");
+  write("refresh.lua", "return redis.call('GET', KEYS[1]) == ARGV[1] and 1 or 0\n");
+  auto semaphore = make(ini("acquire = acquire.lua\nacquire.keys = {key}:slot{1..limit}\nacquire.args = {id}\n"
+                            "acquire.granted = string\nacquire.refused = nil\n"
+                            "release = release.lua\nrelease.keys = {reply}\nrelease.args = {id}\n"
+                            "refresh = refresh.lua\nrefresh.keys = {reply}\nrefresh.args = {id}\n"),
+                        2);
+  auto a = client("a"), b = client("b");
+  auto first = run(semaphore->acquire(*a)), second = run(semaphore->acquire(*b));
+  ASSERT_TRUE(first && second);
+  EXPECT_FALSE(run(semaphore->acquire(*a)));  // both slots taken
+  const std::string key = prefix() + "sem";
+  EXPECT_EQ(command({"GET", key + ":slot2"}).text, second->identifier);
+  EXPECT_TRUE(run(semaphore->refresh(*b, second->identifier)));  // slot 2, the one b's acquire named
+  EXPECT_TRUE(run(semaphore->release(*b, second->identifier)));
+  EXPECT_EQ(command({"EXISTS", key + ":slot2"}).integer, 0);
+  EXPECT_EQ(command({"GET", key + ":slot1"}).text, first->identifier);  // a's slot untouched
+  EXPECT_TRUE(run(semaphore->release(*a, first->identifier)));
+  // Released: no reply is kept for it any more, and an unknown grant is an error, not a guess.
+  EXPECT_THROW(run(semaphore->refresh(*a, first->identifier)), ReplyError);
+}
+
+TEST_F(LibraryProtocolTest, AnIntegerReplyIsPassedOnInDecimal) {
+  write("acquire.lua", "return 7\n");
+  write("release.lua", "return ARGV[1] == '7' and 1 or 0\n");
+  auto semaphore = make(ini("acquire = acquire.lua\nacquire.granted = positive\n"
+                            "release = release.lua\nrelease.args = {reply}\n"));
+  auto c = client("c");
+  auto grant = run(semaphore->acquire(*c));
+  ASSERT_TRUE(grant);
+  EXPECT_TRUE(run(semaphore->release(*c, grant->identifier)));
+}
+
+TEST_F(LibraryProtocolTest, AReplyNamingAKeyOutsideTheRunIsRefusedBeforeAnythingIsSent) {
+  command({"SET", "app:z", "keep"});
+  write("acquire.lua", "return 'app:z'\n");
+  write("release.lua", "return redis.call('DEL', KEYS[1])\n");
+  const std::string release_script = (dir_ / "release.lua").string();
+  for (const char* release : {"release = release.lua\nrelease.keys = {reply}\n", "release.command = DEL {reply}\n"}) {
+    auto semaphore = make(ini(std::string("acquire = acquire.lua\nacquire.granted = string\n") + release));
+    auto c = client("c");
+    auto grant = run(semaphore->acquire(*c));
+    ASSERT_TRUE(grant);
+    int sent = 0;
+    c->direct().before_request = [&](const std::vector<Command>&) { ++sent; };
+    try {
+      run(semaphore->release(*c, grant->identifier));
+      ADD_FAILURE() << "a release of app:z was sent: " << release;
+    } catch (const SetupError& e) {  // a setup error: the run stops with exit 2
+      EXPECT_TRUE(has(e.what(), "'app:z' is a key outside this run's own")) << release;
+      EXPECT_TRUE(has(e.what(), "acquire's reply 'app:z' ({reply})")) << release;
+      EXPECT_TRUE(has(e.what(), std::string(release).starts_with("release =") ? release_script + ": release.keys"
+                                                                               : (dir_ / "v.ini").string() + ":3: release.command"))
+          << e.what();
+    }
+    EXPECT_EQ(sent, 0) << release;
+    EXPECT_EQ(command({"GET", "app:z"}).text, "keep") << release;
+  }
+  command({"DEL", "app:z"});
+}
+
+TEST_F(LibraryProtocolTest, LeaseHonestyIsAskedOfTheAdmissionSetOrThePermitsKey) {
+  EXPECT_FALSE(script_variant_info(ini("acquire = acquire.lua\nrelease = release.lua\n")).lease_honesty);
+  const std::string ttl = ini("acquire = acquire.lua\nrelease = release.lua\nlease_honesty = ttl {key}:{id}\n");
+  EXPECT_TRUE(script_variant_info(ttl).lease_honesty);
+  auto semaphore = make(ttl);
+  EXPECT_EQ(semaphore->lease_probe(), Semaphore::LeaseProbe::ttl);
+  EXPECT_EQ(semaphore->lease_probe_command("abc"), (Command{"PTTL", prefix() + "sem:abc"}));
+  const std::string set = ini("acquire = acquire.lua\nrelease = release.lua\nadmission_set = {key}\n"
+                              "lease_honesty = admission_set\n");
+  semaphore = make(set);
+  EXPECT_EQ(semaphore->lease_probe(), Semaphore::LeaseProbe::rank);
+  EXPECT_EQ(semaphore->lease_probe_command("abc"), (Command{"ZRANK", prefix() + "sem", "abc"}));
+  for (const auto& [line, error] :
+       {std::pair{"lease_honesty = admission_set", ":3: lease_honesty: admission_set, but the INI names no admission_set"},
+        std::pair{"lease_honesty = ttl app:{id}", ":3: lease_honesty: the permit's key must start with {key}"},
+        std::pair{"lease_honesty = ttl {key}:{1..limit}", ":3: lease_honesty: name one key"},
+        std::pair{"lease_honesty = always", ":3: lease_honesty: 'always' is not `admission_set` or `ttl KEY`"}}) {
+    const std::string path = ini(std::string("acquire = acquire.lua\nrelease = release.lua\n") + line + "\n");
+    EXPECT_TRUE(has(setup_error(path), path + error)) << line;
+  }
+}
+
+TEST_F(LibraryProtocolTest, ALeaseProbeOfAKeyFromAForeignReplyIsRefused) {
+  write("acquire.lua", "return 'app:z'\n");
+  auto semaphore = make(ini("acquire = acquire.lua\nacquire.granted = string\nrelease = release.lua\n"
+                            "lease_honesty = ttl {reply}\n"));
+  auto c = client("c");
+  auto grant = run(semaphore->acquire(*c));
+  ASSERT_TRUE(grant);
+  try {
+    semaphore->lease_probe_command(grant->identifier);
+    ADD_FAILURE() << "a PTTL of app:z was built";
+  } catch (const SetupError& e) {
+    EXPECT_TRUE(has(e.what(), "lease_honesty: 'app:z' is a key outside this run's own"));
+    EXPECT_TRUE(has(e.what(), "acquire's reply 'app:z' ({reply})"));
+  }
+}
+
+TEST_F(LibraryProtocolTest, ReplyIsForReleaseAndRefreshOnly) {
+  for (const char* where : {"acquire.args = {reply}", "acquire.keys = {reply}", "setup = release.lua\nsetup.args = {reply}"}) {
+    const std::string path = ini(std::string("acquire = acquire.lua\nrelease = release.lua\n") + where + "\n");
+    EXPECT_TRUE(has(setup_error(path), "{reply} is acquire's granted reply, known after acquire")) << where;
+  }
+  const std::string set = ini("acquire = acquire.lua\nrelease = release.lua\nadmission_set = {reply}\n");
+  EXPECT_TRUE(has(setup_error(set), set + ":3: admission_set: only {key} and {key:NAME}"));
+}
+
+// Over several masters (masters = each) every master answers acquire and a lease stands on a
+// quorum: {reply} and lease honesty, which read one reply and ask one Redis, are refused at load;
+// the slot words ({key}:slot{1..limit}) expand alike on every master and are kept.
+TEST_F(LibraryProtocolTest, MastersEachRefusesReplyAndLeaseHonestyAndKeepsSlots) {
+  const std::string reply = ini("acquire = acquire.lua\nrelease = release.lua\nrelease.args = {reply}\nmasters = each\n");
+  EXPECT_TRUE(has(setup_error(reply), reply + ":4: masters: each, but a word uses {reply}"));
+  const std::string lease = ini("acquire = acquire.lua\nrelease = release.lua\nlease_honesty = ttl {key}:{id}\nmasters = each\n");
+  EXPECT_TRUE(has(setup_error(lease), lease + ":3: lease_honesty: not with masters = each"));
+  const std::string slots = ini("acquire = acquire.lua\nacquire.keys = {key}:slot{1..limit}\nacquire.args = {id}\n"
+                                "release = release.lua\nmasters = each\n");
+  EXPECT_NO_THROW(make(slots));
+  EXPECT_TRUE(script_variant_info(slots).multi_master);
 }
 
 }  // namespace

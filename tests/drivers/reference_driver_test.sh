@@ -111,7 +111,7 @@ run gc-pause --clients 2 --limit 1 --timeout 500ms --duration 2s \
 
 # The counterexample `semsim check` finds in the model, replayed against the real library.
 if [ "$driver" = redis-semaphore ]; then
-  "$root/tests/libraries/fetch_libraries.sh" "$cache" >/dev/null || exit $?
+  "$root/tests/libraries/fetch_libraries.sh" "$cache" redis-semaphore >/dev/null || exit $?
   "$semsim" check --variant "script:$cache/redis-semaphore/redis-semaphore.ini" --cases 300 --seed 1 --no-preconditions \
     --out "$out/check" >"$out/check.log" 2>&1
   if [ -f "$out/check/counterexample.ini" ]; then

@@ -7,6 +7,8 @@ import pathlib
 import sys
 
 cache = pathlib.Path(sys.argv[1])
+# The names people know them by (the test's name is a plain word).
+NAMES = {"sesame-redlock": "@sesamecare-oss/redlock"}
 rows, single, masters, real = [], [], [], []
 for f in sorted((cache / "results").glob("*.csv")):
     these = list(csv.DictReader(open(f)))
@@ -40,9 +42,11 @@ print("and `ctest -L drivers` (the real client); regenerate with")
 print()
 print("    (cd build && ctest -L 'libraries|drivers') && python3 tests/libraries/write_results_table.py build/libraries > docs/libraries.md")
 print()
-print("Each library is fetched with `npm pack` at the pinned version and its Lua extracted as published; the")
-print("mapping of KEYS, ARGV, replies and clock (`tests/libraries/*.ini`) is ours. Model runs are virtual-time, limit 1")
-print("(limit 2 where a row says so).")
+print("Each npm library is fetched with `npm pack` at the pinned version and its Lua extracted as published;")
+print("redis-py's `Lock` is Debian's `python3-redis` as installed, its Lua read from the module at test time (its")
+print("acquire is a plain `SET NX PX`). The mapping of KEYS, ARGV, replies and clock (`tests/libraries/*.ini`) is")
+print("ours. Model runs are virtual-time, limit 1 (limit 2 where a row says so), against one Redis (the redlock")
+print("libraries on one master) except in the section over 5 masters.")
 print("`over` is the over-admission (more holders than the limit at one instant), `lost` the permits Redis lost")
 print("under a holder (restart, failover), `stale` the most clients believing in a permit Redis no longer held")
 print("(sampled every 50 ms; only where the library keeps its holders in a ZSET).")
@@ -55,12 +59,12 @@ print("the largest unplanned delay of each of the five runs (reports/DEFINITIONS
 print("library's). `most` / `few`: at least two thirds / at most a third invalid.")
 print()
 versions = sorted({(r["library"].split()[0], r["version"]) for r in rows + real})
-print("Versions tested: " + ", ".join(f"`{n}@{v}`" for n, v in versions) + ".")
+print("Versions tested: " + ", ".join(f"`{NAMES.get(n, n)}@{v}`" for n, v in versions) + ".")
 print()
 print("| library | situation | over | lost | stale | safety | as expected | real client |")
 print("|---|---|---|---|---|---|---|---|")
 for r in single:
-    print(f"| {r['library']} {r['version']} | {r['situation']} | {r['over_admission']} | {r['lost_permits'] or '-'} | "
+    print(f"| {NAMES.get(r['library'], r['library'])} {r['version']} | {r['situation']} | {r['over_admission']} | {r['lost_permits'] or '-'} | "
           f"{r['max_stale'] or '-'} | {r['safety']} | {r['met']} | {real_cell(real_of.get((r['library'], r['situation'])))} |")
 
 only_real = [r for r in real if (r["library"], r["situation"]) not in {(m["library"], m["situation"]) for m in rows}

@@ -52,11 +52,48 @@ RC_GTEST_PROP(ScenarioGen, APreconditionVerdictNamesEachConditionBroken, ()) {
   c.actions.push_back({0, 0, ScriptedAction::Kind::redis_restart, 0});
   const std::vector<std::string> broken = broken_preconditions(c, preconditions_for("fair"), 10'000'000);
   // (The delay may also push a case near its lease budget over it: that one is named too.)
-  RC_ASSERT(!broken.empty() && broken.front() == "network delay");
+  RC_ASSERT(!broken.empty() && broken.front() == "network delay: a round trip of up to " +
+                                                     format_duration(Micros(3000 + c.per_client.front().delay_in.hi_us)) +
+                                                     " where the promise allows none");
   RC_ASSERT(broken.back() == "a fault of Redis itself (redis_restart)");
   const std::string verdict = preconditions_verdict(c, "fair", 10'000'000);
-  RC_ASSERT(verdict.starts_with("broken: network delay; "));
+  RC_ASSERT(verdict.starts_with("broken: " + broken.front() + "; "));
   RC_ASSERT(verdict.find("(outside the seeds' promise: ") != std::string::npos);
+}
+
+// A library that takes whole seconds (timeout.step = 1s) is searched in whole seconds: every
+// timeout a whole number of steps, the workload on that scale, the preconditions still kept.
+RC_GTEST_PROP(ScenarioGen, ATimeoutStepScalesTheCaseAndKeepsItsTimeoutsWhole, ()) {
+  GenSettings g = settings_for("lua");
+  g.time_step_us = *rc::gen::element<std::int64_t>(1'000'000, 250'000, 5'000);
+  const GenCase c = *gen_case(g);
+  RC_ASSERT(c.timeout_us % g.time_step_us == 0 && c.timeout_us >= g.time_step_us);
+  RC_ASSERT(meets(c, g));
+  RC_ASSERT(normalize(c, g) == c);
+  const std::int64_t scale = std::max<std::int64_t>(1, g.time_step_us / 20'000);  // 50, 12 or 1
+  RC_ASSERT(c.duration_us >= 200'000 * scale);  // drawn from 200 ms up
+  for (const auto& a : c.actions) RC_ASSERT(a.at_us < c.duration_us);
+}
+
+// Outside the lease promise the verdict names the broken rule with the case's figures.
+TEST(ScenarioGenVerdict, ABrokenLeaseNamesItsFigures) {
+  GenCase c;
+  c.clients = 1;
+  c.timeout_us = 20'000;
+  c.hold = Span{1'000, 23'000};
+  c.per_client.resize(1);
+  EXPECT_EQ(broken_preconditions(c, lease_promise(), 10'000'000), std::vector<std::string>{"hold 23ms >= lease 20ms"});
+  c.hold = Span{1'000, 10'000};
+  c.per_client[0].delay_out = Span{0, 1'000};
+  c.per_client[0].delay_in = Span{0, 3'000};
+  c.actions.push_back({5'000, 1, ScriptedAction::Kind::pause, 15'000});
+  EXPECT_EQ(preconditions_verdict(c, "lua", 10'000'000),
+            "broken: hold 10ms + pauses 15ms + round trip 4ms = 29ms >= lease 20ms (outside the seeds' promise: " +
+                lease_promise().text + ")");
+  c.refresh_every_us = 25'000;
+  c.actions.clear();
+  EXPECT_EQ(broken_preconditions(c, lease_promise(), 10'000'000),
+            std::vector<std::string>{"refresh period 25ms + round trip 4ms = 29ms >= lease 20ms"});
 }
 
 // A case written out reads back through the simulator's own CSV readers.

@@ -181,6 +181,40 @@ TEST_F(Search, ALeaseHonestyCounterexampleFailsAgainWhenReplayed) {
   EXPECT_TRUE(r.replay_failed);
 }
 
+// A script variant asks for lease honesty (lease_honesty = ttl {key}): the harness reads the
+// permit key's TTL at each grant and release. A lock whose key lives half its lease is found and
+// named; the same lock with the lease as asked passes.
+TEST_F(Search, AScriptsLeaseHonestyIsReadOffThePermitsTtl) {
+  const fs::path folder = dir("script-lease-honesty");
+  fs::create_directories(folder);
+  const auto write = [&](const std::string& name, const std::string& text) { std::ofstream(folder / name) << text; };
+  write("release.lua", "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0\n");
+  write("half.lua", "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', math.floor(ARGV[2] / 2)) then return 1 end\n"
+                    "return 0\n");
+  const std::string common = "acquire.args = {id} {timeout_ms}\nacquire.granted = 1\nacquire.refused = 0\n"
+                             "release = release.lua\nrelease.args = {id}\nrelease.ok = 1\nrelease.missing = 0\n"
+                             "clock = ttl\nlease_honesty = ttl {key}\n";
+  write("half.ini", "acquire = half.lua\n" + common);
+  write("full.lua", "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end\nreturn 0\n");
+  write("full.ini", "acquire = full.lua\n" + common);
+  SearchSettings s;
+  s.cases = 50;
+  s.seed = 1;
+  s.variant = "script:" + (folder / "half.ini").string();
+  s.out = (folder / "half").string();
+  SearchReport r = search(s, redis());
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.found);
+  EXPECT_EQ(Violation::lease_honesty, r.violation) << to_string(r.violation);
+  EXPECT_TRUE(r.replay_failed);
+  s.variant = "script:" + (folder / "full.ini").string();
+  s.out = (folder / "full").string();
+  r = search(s, redis());
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_FALSE(r.found) << r.minimal_outcome.detail;
+  EXPECT_TRUE(r.not_exercised.empty()) << r.not_exercised;
+}
+
 // A variant whose every acquire fails (a script that always errors) was never exercised: no
 // violation is found, and that is no pass: the report says why, quoting the script's error.
 TEST_F(Search, ASearchThatNeverExercisedTheVariantIsNoPass) {

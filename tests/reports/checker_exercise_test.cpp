@@ -103,6 +103,56 @@ TEST(BrokenLeases, ARefreshLosingToTheClientsOwnReleaseBreaksNothing) {
   EXPECT_EQ(h.check().broken_leases, 0);
 }
 
+// A script's lease_honesty: `lease` rows say what Redis held of the permit (the harness asked).
+TEST(BrokenLeases, ALeaseRowShowingThePermitGoneOrExpiringEarlyBreaksTheLease) {
+  const auto lease_row = [](HistoryBuilder& h, double t, int client, const std::string& id, const std::string& seen) {
+    h.at(t, client, Op::lease, Phase::info, id);
+    h.events.back().detail = "at=grant " + seen;
+  };
+  HistoryBuilder h(1);  // timeout 1000 ms: acquire invoked at t promises until t + 1000
+  h.at(0, 1, Op::acquire, Phase::invoke).at(1, 1, Op::acquire, Phase::ok, "a");
+  lease_row(h, 1, 1, "a", "ttl_ms=500");  // expires at 501 < 1000: broken
+  h.at(10, 2, Op::acquire, Phase::invoke).at(11, 2, Op::acquire, Phase::ok, "b");
+  lease_row(h, 11, 2, "b", "ttl_ms=999");  // 11 + 999 = 1010 = promised end: honest
+  h.at(20, 3, Op::acquire, Phase::invoke).at(21, 3, Op::acquire, Phase::ok, "c");
+  lease_row(h, 21, 3, "c", "admitted=0");  // not in the admission set at all: broken
+  h.at(30, 4, Op::acquire, Phase::invoke).at(31, 4, Op::acquire, Phase::ok, "d");
+  lease_row(h, 31, 4, "d", "admitted=1");
+  lease_row(h, 1030, 4, "d", "ttl_ms=-2");  // gone after the promise ended (1030): honest
+  h.at(40, 5, Op::acquire, Phase::invoke).at(41, 5, Op::acquire, Phase::ok, "e");
+  lease_row(h, 41, 5, "e", "ttl_ms=-2");  // no key: broken, once
+  h.at(42, 5, Op::release, Phase::invoke, "e").at(43, 5, Op::release, Phase::fail, "e");
+  lease_row(h, 50, 6, "f", "ttl_ms=-2");  // a grant client 6 never had: nothing promised
+  // Once its own release is on its way, a refresh's row may see what that release did...
+  h.at(60, 7, Op::acquire, Phase::invoke).at(61, 7, Op::acquire, Phase::ok, "g");
+  h.at(62, 7, Op::refresh, Phase::invoke, "g").at(62, 7, Op::release, Phase::invoke, "g");
+  h.at(63, 7, Op::refresh, Phase::ok, "g");
+  lease_row(h, 63, 7, "g", "ttl_ms=-2");
+  h.events.back().detail = "at=refresh ttl_ms=-2";
+  // ...but the row asked just before the release was sent speaks of the lease.
+  h.at(70, 8, Op::acquire, Phase::invoke).at(71, 8, Op::acquire, Phase::ok, "h");
+  h.at(72, 8, Op::release, Phase::invoke, "h");
+  lease_row(h, 72, 8, "h", "ttl_ms=5");
+  h.events.back().detail = "at=release ttl_ms=5";  // 72 + 5 < 1070: broken
+  h.end(2000);
+  EXPECT_EQ(h.check().broken_leases, 4);
+}
+
+// In real time the rows' instants are the scheduler's, not Redis's: a TTL a few ms short is no
+// finding there, a permit gone is.
+TEST(BrokenLeases, InRealTimeOnlyAPermitGoneBreaksALease) {
+  HistoryBuilder h(1);
+  h.events.front().detail = "variant=basic mode=paced seed=7 clients=4 limit=1 duration_ms=1000 timeout_ms=1000";
+  h.at(0, 1, Op::acquire, Phase::invoke).at(0, 1, Op::acquire, Phase::ok, "a");
+  h.at(50, 1, Op::lease, Phase::info, "a");
+  h.events.back().detail = "at=release ttl_ms=940";  // 50 + 940 < 1000, but Redis's clock ran on
+  h.at(60, 2, Op::acquire, Phase::invoke).at(60, 2, Op::acquire, Phase::ok, "b");
+  h.at(60, 2, Op::lease, Phase::info, "b");
+  h.events.back().detail = "at=grant ttl_ms=-2";
+  h.end(2000);
+  EXPECT_EQ(h.check().broken_leases, 1);
+}
+
 TEST(BrokenLeases, WithoutATimeoutInTheRunRowNothingWasPromised) {
   Checker c;
   Event run;
