@@ -1,27 +1,17 @@
 #include "sim/drivers/driver_clock.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <cerrno>
-#include <cstring>
-#include <stdexcept>
 
+#include "sim/core/shared_page.h"
 #include "sim/drivers/clock_library/client_clock_page.h"
 
 namespace semsim {
 
 DriverClock::DriverClock(std::filesystem::path path) : path_(std::move(path)) {
-  const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) throw std::runtime_error("cannot create " + path_.string() + ": " + std::strerror(errno));
-  semsim_client_clock_page initial{SEMSIM_CLIENT_CLOCK_MAGIC, 0, 0, 0, 0, 0};
-  const bool written = ::write(fd, &initial, sizeof initial) == static_cast<ssize_t>(sizeof initial);
-  void* p = written ? ::mmap(nullptr, sizeof initial, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
-  ::close(fd);
-  if (p == MAP_FAILED) throw std::runtime_error("cannot map " + path_.string() + ": " + std::strerror(errno));
-  page_ = p;
+  const semsim_client_clock_page initial{SEMSIM_CLIENT_CLOCK_MAGIC, 0, 0, 0, 0, 0};
+  page_ = create_shared_page(path_, &initial, sizeof initial);
 }
 
 DriverClock::~DriverClock() { ::munmap(page_, sizeof(semsim_client_clock_page)); }

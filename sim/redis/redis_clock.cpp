@@ -1,14 +1,11 @@
 #include "sim/redis/redis_clock.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <cerrno>
-#include <cstring>
 #include <stdexcept>
 
+#include "sim/core/shared_page.h"
 #include "sim/redis/clock_library/clock_page.h"
 #include "sim/redis/shipped_files.h"
 
@@ -17,14 +14,8 @@ namespace semsim {
 namespace fs = std::filesystem;
 
 RedisClock::RedisClock(const fs::path& path) : path_(path) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) throw std::runtime_error("cannot create " + path.string() + ": " + std::strerror(errno));
-  semsim_clock_page initial{SEMSIM_CLOCK_MAGIC, 0, 0, 0};
-  const bool written = ::write(fd, &initial, sizeof initial) == static_cast<ssize_t>(sizeof initial);
-  void* p = written ? ::mmap(nullptr, sizeof initial, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
-  ::close(fd);
-  if (p == MAP_FAILED) throw std::runtime_error("cannot map " + path.string() + ": " + std::strerror(errno));
-  page_ = p;
+  const semsim_clock_page initial{SEMSIM_CLOCK_MAGIC, 0, 0, 0};
+  page_ = create_shared_page(path, &initial, sizeof initial);
 }
 
 RedisClock::~RedisClock() { ::munmap(page_, sizeof(semsim_clock_page)); }
