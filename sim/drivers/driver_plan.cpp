@@ -29,6 +29,7 @@ void DriverRun::State::schedule() {
       case K::pause: at(due, [this, &c, a] { pause(c, *a.arg); }); break;
       case K::crash: at(due, [this, &c] { crash(c); }); break;
       case K::jump: at(due, [this, &c, a] { jump(c, *a.arg); }); break;
+      case K::partition: at(due, [this, &c, a] { partition(c, a.masters, *a.arg); }); break;
       default: at(due, [this, &c, a] { scripted(c, a); });
     }
   }
@@ -176,6 +177,21 @@ void DriverRun::State::jump(DriverClient& c, Micros by) {
   if (c.crashed) return;
   c.clock->jump(us(by) * kNsPerUs);
   record_fault(c, monotonic_ns(), Op::jump, "by_us=" + std::to_string(us(by)));
+}
+
+// As sim/core's Faults::partition: the client's proxies to those masters pass nothing either way
+// until the heal; the driver's library sees a network that went silent.
+void DriverRun::State::partition(DriverClient& c, const std::vector<int>& masters, Micros length) {
+  if (c.crashed) return;
+  std::string list;
+  for (int m : masters) list += (list.empty() ? "" : ",") + std::to_string(m + 1);
+  const std::int64_t until = monotonic_ns() + us(length) * kNsPerUs;
+  std::int64_t landed = monotonic_ns();
+  for (int m : masters) landed = std::max(landed, c.proxies[static_cast<std::size_t>(m)]->partition(until));
+  record_fault(c, landed, Op::partition, "masters=" + list + " length_us=" + std::to_string(us(length)));
+  at(until, [this, &c, list] {
+    if (!c.crashed) record_fault(c, monotonic_ns(), Op::heal, "masters=" + list);
+  });
 }
 
 void DriverRun::State::use_masters_now() {

@@ -132,6 +132,7 @@ struct DriverRun::State {
   void resume(DriverClient& c);
   void crash(DriverClient& c);
   void jump(DriverClient& c, Micros by);
+  void partition(DriverClient& c, const std::vector<int>& masters, Micros length);
   void server_fault(const ScriptedAction& a);
   // Runs `work` on Redis's processes (a restart, a failover), which takes real time.
   void on_redis(const std::function<void()>& work);

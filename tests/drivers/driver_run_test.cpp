@@ -236,6 +236,24 @@ TEST_F(DriverRunTest, ADisconnectCutsEveryClientsConnectionAndTheyComeBack) {
   EXPECT_GE(granted_after, 2) << output_;
 }
 
+TEST_F(DriverRunTest, APartitionHoldsTheClientsCommandsUntilItHealsAndLandsInTheHistory) {
+  const std::string actions = write("actions.csv", "at,client,action,arg,masters\n100ms,1,partition,800ms,all\n"
+                                                   "300ms,1,acquire,100ms,\n");
+  ASSERT_EQ(semsim(variant() + " --clients 1 --limit 1 --duration 2s --actions-file " + actions), 0) << output_;
+  long long parted = -1, healed = -1, granted = -1;
+  std::string detail;
+  for (const Row& r : history()) {
+    if (r.op == "partition") parted = r.true_us, detail = r.detail;
+    if (r.op == "heal") healed = r.true_us;
+    if (r.op == "acquire" && r.phase == "ok") granted = r.true_us;
+  }
+  ASSERT_GE(parted, 100'000) << output_;
+  EXPECT_EQ(detail, "masters=1 length_us=800000");
+  EXPECT_GE(healed, 900'000);
+  // Planned at 100 ms for 800 ms: nothing the driver sent at 300 ms reached Redis before 900 ms.
+  EXPECT_GE(granted, 900'000) << output_;
+}
+
 struct Refusal {
   const char* how;
   const char* says;
