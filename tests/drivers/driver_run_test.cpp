@@ -299,12 +299,8 @@ TEST_F(DriverRunTest, ADriverRunOverThreeMastersGivesEachClientOneAddressPerMast
 TEST_F(DriverRunTest, ARedisRestartNamingMaster2RestartsThatMasterOnlyAndSaysSoInTheHistory) {
   // Client 1 holds on masters 1, 2 and 3; master 2 comes back empty; client 2 then gets master 2
   // alone (1 and 3 still hold client 1's key): refused. Had every master restarted, it would get all three.
-  const std::string actions = write("actions.csv", "at,client,action,arg,masters
-0ms,1,acquire,3s,
-"
-                                                   "500ms,0,redis_restart,,2
-1200ms,2,acquire,200ms,
-");
+  const std::string actions = write("actions.csv", "at,client,action,arg,masters\n0ms,1,acquire,3s,\n"
+                                                   "500ms,0,redis_restart,,2\n1200ms,2,acquire,200ms,\n");
   ASSERT_EQ(semsim(majority_variant() + " --masters 3 --clients 2 --limit 1 --timeout 10s --duration 2500ms "
                                         "--persistence none --actions-file " + actions),
             0)
@@ -328,11 +324,8 @@ TEST_F(DriverRunTest, ARedisRestartNamingMaster2RestartsThatMasterOnlyAndSaysSoI
 TEST_F(DriverRunTest, APartitionNamingOneMasterCutsOnlyThatMastersProxy) {
   // Client 1 cannot reach master 3 from 100 ms to 1.6 s; it asks at 300 ms and, each master with a
   // 200 ms timeout, gets masters 1 and 2 long before the heal.
-  const std::string actions = write("actions.csv", "at,client,action,arg,masters
-100ms,1,partition,1500ms,3
-"
-                                                   "300ms,1,acquire,100ms,
-");
+  const std::string actions = write("actions.csv", "at,client,action,arg,masters\n100ms,1,partition,1500ms,3\n"
+                                                   "300ms,1,acquire,100ms,\n");
   ASSERT_EQ(semsim(majority_variant() + " --masters 3 --clients 1 --limit 1 --timeout 5s --duration 2500ms --actions-file " +
                    actions),
             0)
@@ -351,9 +344,7 @@ TEST_F(DriverRunTest, APartitionNamingOneMasterCutsOnlyThatMastersProxy) {
 }
 
 TEST_F(DriverRunTest, AFailoverOverSeveralMastersIsRefusedNamingTheLine) {
-  const std::string actions = write("actions.csv", "at,client,action,arg,masters
-100ms,0,failover,10ms,1
-");
+  const std::string actions = write("actions.csv", "at,client,action,arg,masters\n100ms,0,failover,10ms,1\n");
   EXPECT_EQ(semsim(majority_variant() + " --masters 3 --clients 1 --duration 1s --actions-file " + actions), 2) << output_;
   EXPECT_NE(output_.find("actions.csv:2: field 'action': failover promotes a replica"), std::string::npos) << output_;
 }

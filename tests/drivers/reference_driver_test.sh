@@ -97,13 +97,13 @@ actions() { printf 'at,client,action,arg\n%b' "$1" >"$out/$2"; echo "$out/$2"; }
 if [ "$driver" = redlock ]; then
   m_actions() { printf 'at,client,action,arg,masters\n%b' "$1" >"$out/$2"; echo "$out/$2"; }
   # Calm: three clients take turns on the lock; nothing breaks it.
-  run calm --masters 3 --clients 3 --limit 1 --timeout 2s --hold fixed:50ms --think uniform:10ms..100ms --duration 2s \
+  run calm --masters 3 --clients 3 --limit 1 --timeout 2s --hold fixed:50ms --think uniform:10ms..100ms --duration 1500ms \
     && record "3 masters, calm" few 200 "$out/calm"
   # redis.io's restart without persistence, the model's plan (scenarios/redlock-restart-no-persistence.ini
   # over 3 masters): client 1 cannot reach master 3 for its first 100 ms; master 2 restarts empty at
   # 500 ms; client 2 asks at 1 s. The library waits for master 3's answer (no master timeout), which
   # comes at the heal: client 1 holds on all 3, client 2 gets master 2 alone and is refused.
-  run restart-short-partition --masters 3 --clients 2 --limit 1 --timeout 10s --duration 2s --persistence none \
+  run restart-short-partition --masters 3 --clients 2 --limit 1 --timeout 10s --duration 1500ms --persistence none \
     --actions-file "$(m_actions '0ms,1,partition,100ms,3\n0ms,1,acquire,3s,\n500ms,0,redis_restart,,2\n1s,2,acquire,1s,\n' \
       restart-short.csv)" \
     && record "master restarts empty after a holder waited for every master (partition 100 ms)" few 300 "$out/restart-short-partition"
@@ -111,12 +111,12 @@ if [ "$driver" = redlock ]; then
   # once, its request to master 3 waits. Master 2 restarts empty at 500 ms; client 2 gets masters 2
   # and 3 at 1 s (holding until 3 s); at the heal (1.5 s) master 3 says no to client 1, whose two votes
   # (one from before the restart) are a quorum within its validity: two holders from 1.5 s.
-  run restart --masters 3 --clients 2 --limit 1 --timeout 10s --duration 3500ms --persistence none \
+  run restart --masters 3 --clients 2 --limit 1 --timeout 10s --duration 2500ms --persistence none \
     --actions-file "$(m_actions '0ms,1,partition,1500ms,3\n0ms,1,acquire,3s,\n500ms,0,redis_restart,,2\n1s,2,acquire,2s,\n' \
       restart.csv)" \
     && record "master restarts empty under a holder (Redlock's restart, 3 masters)" most 300 "$out/restart"
   # With aof-always the restarted master keeps client 1's vote: client 2 gets master 3 alone.
-  run restart-aof --masters 3 --clients 2 --limit 1 --timeout 10s --duration 3500ms --persistence aof-always \
+  run restart-aof --masters 3 --clients 2 --limit 1 --timeout 10s --duration 2500ms --persistence aof-always \
     --actions-file "$out/restart.csv" && record "the same restart with aof-always" few 300 "$out/restart-aof"
   exit $failed
 fi
