@@ -9,7 +9,8 @@
 #   - semsim check cases/s with --jobs 1 and --jobs 2 (lua, 1000 cases, seed 1);
 #   - the checker on 10 million events against a plain read of the file (checker_bench: the
 #     fastest of three passes of each);
-#   - memory per simulated client (peak RSS of a large run minus that of a small one).
+#   - memory per simulated client (peak RSS of a large run minus that of a small one);
+#   - Redlock over 5 masters against 1 master and against lua (bench/redlock_bench.sh's rows).
 # Usage, from the project root: bench/performance.sh [build/semsim]
 # The machine is shared: figures move with its load, the ratios (same run) less so.
 set -euo pipefail
@@ -72,6 +73,9 @@ if [ -x "$build/checker_bench" ]; then
   read_s=$(echo "$out" | awk '/^read only/ {print $3}')
   check_s=$(echo "$out" | awk '/^read \+ check/ {print $4}')
   row "checker, 10 M events: read + check, wall s" "$check_s" "plain read: $read_s s" "$(ratio "$check_s" "$read_s")"
+  read_cpu=$(echo "$out" | awk '/^read only/ {print $4}')
+  check_cpu=$(echo "$out" | awk '/^read \+ check/ {print $5}')
+  row "  cpu s" "$check_cpu" "plain read: $read_cpu s" "$(ratio "$check_cpu" "$read_cpu")"
 fi
 
 rss() { /usr/bin/time -f %M "$semsim" run --redis "$url" --variant basic --mode virtual --clients "$1" --limit 10 \
@@ -79,3 +83,4 @@ rss() { /usr/bin/time -f %M "$semsim" run --redis "$url" --variant basic --mode 
 small=$(rss 1000); large=$(rss 50000)
 row "memory per simulated client (bytes)" "$(( (large - small) * 1024 / 49000 ))" \
   "RSS ${small} KB at 1000, ${large} KB at 50000" ""
+"$(dirname "$(readlink -f "$0")")/redlock_bench.sh" "$semsim" | tail -n +2

@@ -10,7 +10,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 col() { python3 -c "import csv,sys; print(list(csv.DictReader(open(sys.argv[1])))[-1][sys.argv[2]])" "$1" "$2"; }
 ratio() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}x')" "$1" "$2"; }
-row() { printf '%-48s %10s   %-34s %8s\n' "$@"; }
+row() { printf '%-48s %12s   %-36s %8s\n' "$@"; }  # as bench/performance.sh's
 run() {  # name, variant, masters
   "$semsim" run --variant "$2" --masters "$3" --mode virtual --clients 100 --limit 1 --timeout 1s \
     --hold uniform:5ms..20ms --think uniform:5ms..50ms --delay uniform:0.5ms..2ms --duration 20s \

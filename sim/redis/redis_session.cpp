@@ -25,6 +25,7 @@ std::optional<std::string> password_from_environment(const char* name = "SEMSIM_
 
 RedisSession::RedisSession(const std::string& url, const ServerSetup& setup) {
   if (url.empty()) {
+    own_server_ = true;
     embedded_ = std::make_unique<EmbeddedRedis>(setup);
     target_ = embedded_->target();
     sentinels_ = embedded_->sentinels();
@@ -84,7 +85,7 @@ void RedisSession::give_keys_expiry(std::string prefix, std::shared_ptr<const st
 }
 
 bool RedisSession::pin_server(std::optional<int> cpu) {
-  if (!embedded()) return false;
+  if (!embedded_) return false;
   bool took = embedded_->pin(cpu);
   for (auto& other : others_) took &= other->pin_server(cpu);
   pinned_ = cpu && took;
@@ -125,8 +126,8 @@ void RedisSession::use_setup(const ServerSetup& setup) {
     return;
   }
   // No link: a fault of the last run failed half-way (a restart that did not come back), and the
-  // server is in no known state: started afresh.
-  if (setup == embedded_->setup() && !changed_ && link_) return;
+  // server is in no known state: started afresh. No server: the last start failed; try again.
+  if (embedded_ && setup == embedded_->setup() && !changed_ && link_) return;
   link_.reset();
   embedded_.reset();
   pinned_ = false;

@@ -53,7 +53,9 @@ class RedisSession final : public ServerControl {
   // one's own (a driver) to connect to.
   const RedisTarget& target() const { return target_; }
   std::string describe() const;  // "embedded redis-server 7.0.15" / "redis 7.2.4 at unix:///..."
-  bool embedded() const { return embedded_ != nullptr; }
+  // The session starts its own servers (no URL): so it stays when a start failed and embedded_ is
+  // empty until the next use_setup starts one again.
+  bool embedded() const { return own_server_; }
   // Redis's clock, on the embedded server when the clock library was found; else null.
   RedisClock* clock() const { return embedded_ ? embedded_->clock() : nullptr; }
 
@@ -81,6 +83,7 @@ class RedisSession final : public ServerControl {
   void clean(const std::string& prefix);
 
  private:
+  bool own_server_ = false;
   std::unique_ptr<EmbeddedRedis> embedded_;
   RedisTarget target_;
   std::unique_ptr<RedisLink> link_;

@@ -88,6 +88,19 @@ TEST(RedisSession, AFaultThatLeftNoLinkIsAnErrorNotACrash) {
   EXPECT_EQ(integer(session.link(), {"DBSIZE"}), 0);
 }
 
+// check --server-faults under load: a start of the embedded server that failed left the session
+// without one, and the next case took it for a user's Redis ("not with --redis", exit 2).
+TEST(RedisSession, AnEmbeddedServerThatFailedToStartIsStartedAgainNotTakenForAUsersServer) {
+  RedisSession session("", ServerSetup{});
+  ServerSetup refused;
+  refused.maxmemory = 1 << 30;
+  refused.maxmemory_policy = "no-such-policy";  // redis-server exits at once
+  EXPECT_ANY_THROW(session.use_setup(refused));
+  EXPECT_TRUE(session.embedded());
+  session.use_setup(ServerSetup{});
+  EXPECT_EQ(integer(session.link(), {"DBSIZE"}), 0);
+}
+
 // Every word under the prefix gets PEXPIREAT D NX right after the request that names it: a key
 // the request creates or rewrites has the net's expiry at once, a TTL of the variant's is kept, a
 // key outside the prefix is untouched, and the harness's commands are not counted.
