@@ -65,6 +65,7 @@ void Checker::read_run_row(const Event& e) {
         return v;
       };
       if (auto v = kv.get("variant")) meta_.variant = *v;
+      driver_ = meta_.variant.starts_with("driver:");
       if (auto v = kv.get("mode")) meta_.mode = *v;
       leases_.set_exact_instants(meta_.mode.empty() || meta_.mode == "virtual");
       if (auto v = kv.get_uint("seed")) meta_.seed = *v;
@@ -156,7 +157,7 @@ void Checker::add(const Event& e) {
     case Op::refresh:
       if (e.phase == Phase::fail) holds_.end(e.client);
       if (masters_ > 1 && e.phase == Phase::fail) votes_.ended(e.client);
-      if (masters_ > 1 && e.phase == Phase::ok) on_votes(e);
+      if (masters_ > 1 && e.phase == Phase::ok && !driver_) on_votes(e);
       break;
     case Op::crash:
       holds_.end(e.client);
@@ -211,7 +212,7 @@ void Checker::add(const Event& e) {
     ++meta_.granted;
     ++c.stats.granted;
     holds_.grant(e.client, t, e.identifier, e.client_us - e.true_us);
-    if (masters_ > 1) on_votes(e);
+    if (masters_ > 1 && !driver_) on_votes(e);
     waits_.granted(e.client, t);
     liveness_.acquire_settled(e.client);
     granted_now_ = true;
@@ -268,13 +269,19 @@ void Checker::on_server_fault(const Event& e) {
     throw HistoryError("seq " + std::to_string(e.seq) + ": " + std::string(to_string(e.op)) + " row: " + err.what());
   }
   if (!since) return;
+  if (masters_ > 1 && driver_) {
+    // A driver's library does not say on which masters its permits stand: which of them this
+    // master's lost writes took below the quorum is unknown (DEFINITIONS.md, "Several masters").
+    meta_.lost_permits.reset();
+    return;
+  }
   const auto timeout_us = meta_.timeout_ms ? std::optional<std::int64_t>(*meta_.timeout_ms * 1000) : std::nullopt;
   const std::int64_t back_us = e.true_us + down.value_or(0);
   const std::int64_t lost = masters_ > 1 && master
                                 ? votes_.lose(static_cast<int>(*master), *since, back_us, timeout_us, quorum_)
                                 : holds_.granted_since(*since, back_us, timeout_us);
   if (lost > 0) mark(Mark::permit_lost_in_fault);
-  meta_.lost_permits += lost;
+  if (meta_.lost_permits) *meta_.lost_permits += lost;
 }
 
 // The masters an acquire or refresh ok names (granted=, reacquired=).

@@ -93,6 +93,8 @@ class Checker {
   // Runs of several masters (the run row's masters= and quorum=): each permit's votes.
   int masters_ = 1, quorum_ = 1;
   MasterVotes votes_;
+  // A driver run (variant=driver:...): its library's rows say no votes, whatever its masters.
+  bool driver_ = false;
   FifoTracker fifo_;
   WaitTracker waits_;
   LivenessTracker liveness_;

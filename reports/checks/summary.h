@@ -110,7 +110,8 @@ struct Summary {
   // Faults of Redis itself (redis_restart, failover, disconnect, redis_pause rows), and the
   // permits they took from clients who went on believing they held them.
   std::int64_t server_faults = 0;
-  std::int64_t lost_permits = 0;
+  // Empty when a fault lost one master's writes in a driver run over several: no votes to count by.
+  std::optional<std::int64_t> lost_permits = 0;
 
   // Lease honesty (leases.h): ok'd acquires/refreshes whose permit was gone before invoke + timeout.
   std::int64_t broken_leases = 0;

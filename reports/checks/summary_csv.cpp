@@ -128,7 +128,7 @@ std::span<const SummaryColumn> summary_columns() {
       {"stale_samples", K::number, belief, integer<&S::stale_samples>},
       {"max_stale", K::number, belief, integer<&S::max_stale>},
       {"server_faults", K::number, faults, integer<&S::server_faults>},
-      {"lost_permits", K::number, faults, integer<&S::lost_permits>},
+      {"lost_permits", K::number, faults, optional_integer<&S::lost_permits>},
       {"operations", K::number, run, integer<&S::operations>},
       {"exercised", K::word, exercised, yes_no<&S::exercised>},
       {"broken_leases", K::number, leases, integer<&S::broken_leases>},

@@ -118,32 +118,38 @@ void Simulation::check_server_actions() const {
   if (at_rates && !control) throw SetupError("server faults at rates need a Redis semsim can act on");
   if (options_.restart_rate > 0 && !control_processes_)
     throw SetupError("--restart-rate restarts the embedded Redis's primary: not with --redis or --sentinel");
+  check_action_masters(options_, inputs_.actions);
   int failovers = 0;
   for (const ScriptedAction& a : inputs_.actions) {
     const std::string where = options_.actions_file + ":" + std::to_string(a.line) + ": field ";
-    for (int m : a.masters)
-      if (m < 0 || m >= options_.masters)
-        throw InputError(where + "'masters': master " + std::to_string(m + 1) + " does not exist (masters are 1.." +
-                         std::to_string(options_.masters) + ")");
-    if (a.kind == ScriptedAction::Kind::partition && a.masters.empty())
-      throw InputError(where + "'masters': a partition names the masters its client cannot reach (`3`, `4 5`, `all`)");
-    if (!a.on_server()) continue;
-    if (options_.masters > 1 && a.masters.empty())
-      throw InputError(where + "'masters': with " + std::to_string(options_.masters) +
-                       " masters a server action names the masters it acts on (`3`, `4 5`, `all`)");
-    if (a.kind == ScriptedAction::Kind::server_jump) continue;
+    if (!a.on_server() || a.kind == ScriptedAction::Kind::server_jump) continue;
     if (!control) throw InputError(where + "'action': server faults need a Redis semsim can act on");
     const bool processes = a.kind == ScriptedAction::Kind::redis_restart || a.kind == ScriptedAction::Kind::failover;
     if (processes && !control_processes_)
       throw InputError(where + "'action': redis_restart and failover act on the embedded Redis's processes: not with --redis");
-    if (a.kind == ScriptedAction::Kind::failover && options_.masters > 1)
-      throw InputError(where + "'action': failover promotes a replica, and the masters of a Redlock run have none");
     if (a.kind == ScriptedAction::Kind::failover && ++failovers > options_.server.replicas)
       throw InputError(where + "'action': failover number " + std::to_string(failovers) + " needs --replicas " +
                        std::to_string(failovers) + " or more (a replica to promote)");
   }
 }
 
+void check_action_masters(const RunOptions& options, const std::vector<ScriptedAction>& actions) {
+  for (const ScriptedAction& a : actions) {
+    const std::string where = options.actions_file + ":" + std::to_string(a.line) + ": field ";
+    for (int m : a.masters)
+      if (m < 0 || m >= options.masters)
+        throw InputError(where + "'masters': master " + std::to_string(m + 1) + " does not exist (masters are 1.." +
+                         std::to_string(options.masters) + ")");
+    if (a.kind == ScriptedAction::Kind::partition && a.masters.empty())
+      throw InputError(where + "'masters': a partition names the masters its client cannot reach (`3`, `4 5`, `all`)");
+    if (!a.on_server()) continue;
+    if (options.masters > 1 && a.masters.empty())
+      throw InputError(where + "'masters': with " + std::to_string(options.masters) +
+                       " masters a server action names the masters it acts on (`3`, `4 5`, `all`)");
+    if (a.kind == ScriptedAction::Kind::failover && options.masters > 1)
+      throw InputError(where + "'action': failover promotes a replica, and the masters of a Redlock run have none");
+  }
+}
 
 // One run, in the order its steps happen: the harness prepares the semaphore, the clients are
 // built, faults and actions are scheduled, then the scheduler drives everything to the end.

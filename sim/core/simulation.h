@@ -106,6 +106,11 @@ class Simulation {
 void check_server_clock_range(const RunOptions& options, const std::vector<ScriptedAction>& actions,
                               ServerClock::Range range, int master = 0, const MasterSpec& spec = {});
 
+// Throws InputError (naming the actions file, line and field) for an action whose masters do not fit
+// the run: a master out of 1..N, a partition that names none, a server action that names none over
+// several masters, a failover over several masters (they have no replicas). Model and driver runs alike.
+void check_action_masters(const RunOptions& options, const std::vector<ScriptedAction>& actions);
+
 // Runs deliveries that are due at one instant on Redis, pipelined in order, then hands each its
 // replies. Throws LinkError when Redis is gone.
 // `unblock` (if any) is called each quarter of a second that Redis leaves unanswered: a

@@ -19,7 +19,7 @@ void DriverRun::State::schedule() {
     if (a.on_server()) {
       if (a.kind == ScriptedAction::Kind::failover)
         at(t0 + std::max<std::int64_t>(0, us(a.at.time_since_epoch()) - us(*a.arg)) * kNsPerUs,
-           [this] { on_redis([this] { run.control_->cut_off_replica(); }); });
+           [this] { on_redis([this] { run.controls_[0]->cut_off_replica(); }); });
       at(due, [this, a] { server_fault(a); });
       continue;
     }
@@ -210,26 +210,53 @@ void DriverRun::State::on_redis(const std::function<void()>& work) {
   fault_busy_ns += fault_busy_until_ns - start;
 }
 
-// As the simulation's server faults (Simulation::State::server_fault), on the real processes and
-// the proxies; each row at the instant it landed.
+Persistence DriverRun::State::persistence(std::size_t m) const {
+  const auto row = run.inputs_.masters.find(static_cast<int>(m) + 1);  // masters.csv
+  return row != run.inputs_.masters.end() && row->second.persistence ? *row->second.persistence : o.server.persistence;
+}
+
+void DriverRun::State::record_master(std::int64_t mono_ns, Op op, std::size_t m, const std::string& detail) {
+  std::string text = o.masters > 1 ? "master=" + std::to_string(m + 1) : std::string();
+  if (!detail.empty()) text += (text.empty() ? "" : " ") + detail;
+  record_server(mono_ns, op, std::move(text));
+}
+
 void DriverRun::State::server_fault(const ScriptedAction& a) {
+  for (int m : a.masters.empty() ? std::vector<int>{0} : a.masters) server_fault(a, static_cast<std::size_t>(m));
+}
+
+// As the simulation's server faults (Simulation::State::server_fault), on master m's real processes
+// and on every client's proxy to it; each row at the instant it landed.
+void DriverRun::State::server_fault(const ScriptedAction& a, std::size_t m) {
   using K = ScriptedAction::Kind;
-  ServerControl& control = *run.control_;
+  ServerControl& control = *run.controls_[m];
   switch (a.kind) {
     case K::redis_restart: {
-      const bool keeps = o.server.persistence != Persistence::none;
-      record_server(monotonic_ns(), Op::redis_restart,
-                    "persistence=" + std::string(to_string(o.server.persistence)) + (keeps ? "" : " lost_since_us=0"));
+      // A crash (SIGKILL): what comes back is what its persistence kept. With downtime it stays down
+      // meanwhile (its proxies' connections to it are refused) and comes back when it is over.
+      if (down[m]) break;  // already down: a crash changes nothing
+      const Persistence kept = persistence(m);
+      const Micros downtime = a.arg.value_or(Micros(0));
+      record_master(monotonic_ns(), Op::redis_restart, m,
+                    "persistence=" + std::string(to_string(kept)) +
+                        (downtime.count() > 0 ? " down_us=" + std::to_string(us(downtime)) : "") +
+                        (kept != Persistence::none ? "" : " lost_since_us=0"));
+      if (downtime.count() > 0) {
+        down[m] = true;
+        on_redis([&control] { control.go_down(); });  // SIGKILL first: the instant above
+        at(monotonic_ns() + us(downtime) * kNsPerUs, [this, m] { come_back(m); });
+        break;
+      }
       on_redis([this, &control] {
         control.restart();  // SIGKILL first: the instant above
         use_masters_now();
       });
       break;
     }
-    case K::failover: {
+    case K::failover: {  // one master only (check_action_masters)
       const std::int64_t now = monotonic_ns();
       const std::int64_t lost_since = std::max<std::int64_t>(0, true_us(now) - us(*a.arg));
-      record_server(now, Op::failover,
+      record_master(now, Op::failover, m,
                     o.server.sentinel ? std::string("elected_by=sentinel")
                                       : "lag_us=" + std::to_string(us(*a.arg)) + " lost_since_us=" + std::to_string(lost_since));
       on_redis([this, &control] {
@@ -239,27 +266,36 @@ void DriverRun::State::server_fault(const ScriptedAction& a) {
       break;
     }
     case K::disconnect: {
+      if (down[m]) break;
       std::int64_t landed = monotonic_ns();
-      for (std::size_t i = 1; i < clients.size(); ++i)
-        for (auto& p : clients[i]->proxies) landed = std::max(landed, p->cut());
-      record_server(landed, Op::disconnect);
+      for (std::size_t i = 1; i < clients.size(); ++i) landed = std::max(landed, clients[i]->proxies[m]->cut());
+      record_master(landed, Op::disconnect, m, {});
       control.reconnect();
       break;
     }
     case K::redis_pause: {
       const std::int64_t now = monotonic_ns();
       std::optional<std::int64_t> landed;
-      for (std::size_t i = 1; i < clients.size(); ++i)
-        for (auto& p : clients[i]->proxies) {
-          const std::int64_t l = p->hold_outbound(now + us(*a.arg) * kNsPerUs);
-          if (!landed) landed = l;
-        }
-      record_server(landed.value_or(now), Op::redis_pause, "length_us=" + std::to_string(us(*a.arg)));
+      for (std::size_t i = 1; i < clients.size(); ++i) {
+        const std::int64_t l = clients[i]->proxies[m]->hold_outbound(now + us(*a.arg) * kNsPerUs);
+        if (!landed) landed = l;
+      }
+      record_master(landed.value_or(now), Op::redis_pause, m, "length_us=" + std::to_string(us(*a.arg)));
       break;
     }
     default:
       break;
   }
+}
+
+// A restart's downtime is over: master m starts on its data directory and takes connections.
+void DriverRun::State::come_back(std::size_t m) {
+  if (!down[m]) return;
+  down[m] = false;
+  on_redis([this, m] {
+    run.controls_[m]->come_back();
+    use_masters_now();
+  });
 }
 
 // As sim/core's Faults::at_rates, from the client's own fault stream.
@@ -288,6 +324,7 @@ void DriverRun::State::server_faults_at_rates() {
     for (std::int64_t t = gap(); t < us(o.duration); t += gap()) {
       ScriptedAction a{at_us(t), 0, kind, std::nullopt, 0, {}};
       if (kind == ScriptedAction::Kind::redis_pause) a.arg = std::max(Micros(0), o.redis_pause_length.sample_duration(rng));
+      if (o.masters > 1) a.masters = {static_cast<int>(rng.uniform_int(0, o.masters - 1))};
       at(t0 + t * kNsPerUs, [this, a] { server_fault(a); });
     }
   };

@@ -25,9 +25,9 @@ DriverRun::DriverRun(const RunOptions& options, RunInputs inputs, DriverSetup se
 
 DriverRun::~DriverRun() = default;
 
-void DriverRun::set_server_control(ServerControl* control, bool processes,
+void DriverRun::set_server_control(std::vector<ServerControl*> masters, bool processes,
                                    std::function<std::vector<Endpoint>()> masters_now) {
-  control_ = control;
+  controls_ = std::move(masters);
   control_processes_ = processes;
   masters_now_ = std::move(masters_now);
 }
@@ -35,7 +35,14 @@ void DriverRun::set_server_control(ServerControl* control, bool processes,
 // As the simulation checks them (Simulation::check_server_actions), and what real time cannot do.
 void DriverRun::check_server_actions() const {
   const RunOptions& o = options_;
-  if ((o.restart_rate > 0 || o.disconnect_rate > 0 || o.redis_pause_rate > 0) && !control_)
+  const bool control = !controls_.empty();
+  if (control && static_cast<int>(controls_.size()) != o.masters)
+    throw SetupError("the run has " + std::to_string(o.masters) + " masters but " + std::to_string(controls_.size()) +
+                     " to act on");
+  if (static_cast<int>(setup_.masters.size()) != o.masters)
+    throw SetupError("the run has " + std::to_string(o.masters) + " masters but " +
+                     std::to_string(setup_.masters.size()) + " Redis addresses for the drivers");
+  if ((o.restart_rate > 0 || o.disconnect_rate > 0 || o.redis_pause_rate > 0) && !control)
     throw SetupError("server faults at rates need a Redis semsim can act on");
   if (o.restart_rate > 0 && !control_processes_)
     throw SetupError("--restart-rate restarts the embedded Redis's primary: not with --redis or --sentinel");
@@ -43,13 +50,14 @@ void DriverRun::check_server_actions() const {
     throw SetupError("--server-skew and --server-drift: a driver run is real time, and Redis's own clock is the "
                      "machine's (docs/drivers.md, what cannot be moved)");
   if (o.fill_memory) throw SetupError("--fill-memory is not available in a driver run");
+  check_action_masters(o, inputs_.actions);
   int failovers = 0;
   for (const ScriptedAction& a : inputs_.actions) {
     if (!a.on_server()) continue;
     const std::string where = o.actions_file + ":" + std::to_string(a.line) + ": field 'action': ";
     if (a.kind == ScriptedAction::Kind::server_jump)
       throw InputError(where + "server_jump: a driver run is real time, and Redis's own clock is the machine's");
-    if (!control_) throw InputError(where + "server faults need a Redis semsim can act on");
+    if (!control) throw InputError(where + "server faults need a Redis semsim can act on");
     const bool processes = a.kind == ScriptedAction::Kind::redis_restart || a.kind == ScriptedAction::Kind::failover;
     if (processes && !control_processes_)
       throw InputError(where + "redis_restart and failover act on the embedded Redis's processes: not with --redis");
@@ -85,6 +93,7 @@ void DriverRun::State::start() {
   real_minus_mono = realtime_ns() - monotonic_ns();  // for the clock check at `ready`
   for (const Endpoint& m : run.setup_.masters) upstreams.push_back(std::make_shared<Upstream>(m));
   if (upstreams.empty()) throw SetupError("a driver run needs a Redis to connect its clients to");
+  down.assign(upstreams.size(), false);
   std::set<int> scripted;
   for (const ScriptedAction& a : run.inputs_.actions) scripted.insert(a.client);
   clients.push_back(nullptr);

@@ -44,9 +44,11 @@ class DriverRun {
   using Sink = std::function<void(const Event&)>;
   DriverRun(const RunOptions& options, RunInputs inputs, DriverSetup setup, Sink sink);
   ~DriverRun();
-  // What server faults act on (as Simulation::set_server_control); `masters_now` says where Redis
-  // is after one (a failover moves the primary).
-  void set_server_control(ServerControl* control, bool processes, std::function<std::vector<Endpoint>()> masters_now);
+  // What server faults act on, one control per master in order (as Simulation::set_masters);
+  // `processes`: they can restart and fail over (the embedded server). `masters_now` says where each
+  // master is after a fault (a failover moves the primary).
+  void set_server_control(std::vector<ServerControl*> masters, bool processes,
+                          std::function<std::vector<Endpoint>()> masters_now);
   // Throws SetupError (a driver that cannot start, breaks the protocol or exits before its
   // `ready`, or whose clock the library cannot move while the plan moves it) or InputError before the run starts. After
   // that, a failure ends the run early and is said in the result and the history's last row;
@@ -64,7 +66,7 @@ class DriverRun {
   RunInputs inputs_;
   DriverSetup setup_;
   Sink sink_;
-  ServerControl* control_ = nullptr;
+  std::vector<ServerControl*> controls_;  // one per master; empty: no server faults
   bool control_processes_ = false;
   std::function<std::vector<Endpoint>()> masters_now_;
   RealTimeReport report_;

@@ -133,7 +133,13 @@ struct DriverRun::State {
   void crash(DriverClient& c);
   void jump(DriverClient& c, Micros by);
   void partition(DriverClient& c, const std::vector<int>& masters, Micros length);
+  // On each master the action names (master 1 when it names none), as the simulation's.
   void server_fault(const ScriptedAction& a);
+  void server_fault(const ScriptedAction& a, std::size_t m);
+  void come_back(std::size_t m);
+  // A server row about master m: `master=K` first when the run has several (the model's format).
+  void record_master(std::int64_t mono_ns, Op op, std::size_t m, const std::string& detail);
+  Persistence persistence(std::size_t m) const;
   // Runs `work` on Redis's processes (a restart, a failover), which takes real time.
   void on_redis(const std::function<void()>& work);
   void faults_at_rates(DriverClient& c);
@@ -171,6 +177,7 @@ struct DriverRun::State {
   LagMeter lags;
   std::int64_t step_late_max_ns = 0;
   std::int64_t restarts = 0;
+  std::vector<bool> down;  // per master: a restart's downtime (redis_restart's arg) is not over
   RunResult result;
 };
 

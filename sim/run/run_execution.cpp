@@ -251,8 +251,12 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
     simulation->check_inputs();  // before any output: bad input leaves none
   } else {
     drivers.emplace(options, std::move(inputs), driver_setup(driver, redis, prefix, options.out), sink);
-    drivers->set_server_control(&redis, redis.embedded(), [&redis] { return master_endpoints(redis); });
-    if (redis.clock()) redis.clock()->release();  // real time: Redis's own clock too
+    std::vector<ServerControl*> controls;
+    for (int m = 0; m < redis.masters(); ++m) {
+      controls.push_back(&redis.master(m));
+      if (redis.master(m).clock()) redis.master(m).clock()->release();  // real time: each master's own clock too
+    }
+    drivers->set_server_control(std::move(controls), redis.embedded(), [&redis] { return master_endpoints(redis); });
     log << "drivers: each client runs `" << driver << "`; their stderr goes to "
         << (fs::path(options.out) / "drivers").string() << "/\n";
   }

@@ -472,12 +472,14 @@ void read_redis_urls(const po::variables_map& vm, RunOptions& o) {
 void check_masters(const po::variables_map& vm, const RunOptions& o) {
   if (o.masters == 1) return;
   const std::string n = "--masters " + std::to_string(o.masters);
-  if (!variant_info(o.variant).multi_master) {
+  // A driver over N masters (docs/drivers.md): each client gets one address per master, and its
+  // library does what it does with them (npm redlock: Redlock).
+  if (!variant_info(o.variant).multi_master && !variant_info(o.variant).real_processes) {
     std::string multi;
     for (const VariantInfo& v : variant_registry())
       if (v.multi_master) multi += v.name + ", ";
     throw std::invalid_argument(n + ": variant " + o.variant + " runs on one Redis; several masters are for " + multi +
-                                "and script variants with `masters = each`");
+                                "script variants with `masters = each`, and driver:COMMAND");
   }
   if (o.server.replicas > 0 || o.server.sentinel)
     throw std::invalid_argument(n + ": the masters of a Redlock run have no replicas (--replicas, --topology sentinel)");

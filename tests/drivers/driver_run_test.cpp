@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -39,6 +40,8 @@ class DriverRunTest : public ::testing::Test {
     fs::copy_file(SEMSIM_MINIMAL_DRIVER, driver_);
     fake_ = dir_ / "fake-driver.py";
     fs::copy_file(fs::path(SEMSIM_SOURCE_DIR) / "tests/drivers/fake_driver.py", fake_);
+    majority_ = dir_ / "majority-lock-driver.py";
+    fs::copy_file(fs::path(SEMSIM_SOURCE_DIR) / "tests/drivers/majority_lock_driver.py", majority_);
   }
   void TearDown() override {
     EXPECT_EQ(left_running(), "") << "driver processes outlived the run";
@@ -99,7 +102,8 @@ class DriverRunTest : public ::testing::Test {
       // semsim's own processes (the embedded Redis's watchdog, a moment after semsim) name the
       // driver on their command line too: only a driver's own count.
       if (cmdline.starts_with(SEMSIM_BINARY)) continue;
-      if (cmdline.find(driver_.string()) != std::string::npos || cmdline.find(fake_.string()) != std::string::npos) {
+      if (cmdline.find(driver_.string()) != std::string::npos || cmdline.find(fake_.string()) != std::string::npos ||
+          cmdline.find(majority_.string()) != std::string::npos) {
         const std::string state = semsim::read_proc_file((entry.path() / "stat").string());
         if (state.find(") Z") != std::string::npos) continue;  // ended, its parent about to reap it
         out += entry.path().filename().string() + " " + cmdline + "\n";
@@ -107,7 +111,9 @@ class DriverRunTest : public ::testing::Test {
     }
     return out;
   }
-  fs::path dir_, driver_, fake_;
+  // Over --masters N: tests/drivers/majority_lock_driver.py, each master's vote in its outcomes' detail.
+  std::string majority_variant() const { return "--variant \"driver:python3 " + majority_.string() + "\""; }
+  fs::path dir_, driver_, fake_, majority_;
   std::string output_;
 };
 
@@ -252,6 +258,95 @@ TEST_F(DriverRunTest, APartitionHoldsTheClientsCommandsUntilItHealsAndLandsInThe
   EXPECT_GE(healed, 900'000);
   // Planned at 100 ms for 800 ms: nothing the driver sent at 300 ms reached Redis before 900 ms.
   EXPECT_GE(granted, 900'000) << output_;
+}
+
+TEST_F(DriverRunTest, ADriverRunOverThreeMastersGivesEachClientOneAddressPerMasterAndReplaysFromItsRunIni) {
+  ASSERT_EQ(semsim(majority_variant() + " --masters 3 --clients 2 --limit 1 --timeout 5s --hold fixed:50ms --think fixed:50ms "
+                                        "--duration 1500ms"),
+            0)
+      << output_;
+  std::ifstream err(dir_ / "out" / "drivers" / "client-1.stderr");
+  std::string said((std::istreambuf_iterator<char>(err)), {});
+  std::istringstream words(said.substr(said.find("masters: ") + 9));
+  std::vector<std::string> addresses;
+  for (std::string w; words >> w;) addresses.push_back(w);
+  ASSERT_EQ(addresses.size(), 3u) << said;
+  EXPECT_EQ(std::set<std::string>(addresses.begin(), addresses.end()).size(), 3u) << said;  // a proxy per master
+  int granted_on_all = 0;
+  for (const Row& r : history()) granted_on_all += r.op == "acquire" && r.phase == "ok" && r.detail == "granted=1,2,3";
+  EXPECT_GE(granted_on_all, 2) << output_;
+  EXPECT_EQ(summary("over_admission"), "0") << output_;
+  EXPECT_EQ(summary("lost_permits"), "0");
+  // run.ini replays it over three masters.
+  const std::string command = std::string(SEMSIM_BINARY) + " scenario " + (dir_ / "out" / "run.ini").string() + " --out " +
+                              (dir_ / "replay").string() + " > " + (dir_ / "log").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(dir_ / "log");
+  output_ = std::string((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0) << output_;
+  bool replayed = false;
+  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "replay"))
+    if (entry.path().filename() == "history.csv") {
+      std::ifstream rows(entry.path());
+      std::string header, first;
+      std::getline(rows, header);
+      std::getline(rows, first);
+      replayed |= first.find("masters=3") != std::string::npos;
+    }
+  EXPECT_TRUE(replayed) << output_;
+}
+
+TEST_F(DriverRunTest, ARedisRestartNamingMaster2RestartsThatMasterOnlyAndSaysSoInTheHistory) {
+  // Client 1 holds on masters 1, 2 and 3; master 2 comes back empty; client 2 then gets master 2
+  // alone (1 and 3 still hold client 1's key): refused. Had every master restarted, it would get all three.
+  const std::string actions = write("actions.csv", "at,client,action,arg,masters\n0ms,1,acquire,3s,\n"
+                                                   "500ms,0,redis_restart,,2\n1200ms,2,acquire,200ms,\n");
+  ASSERT_EQ(semsim(majority_variant() + " --masters 3 --clients 2 --limit 1 --timeout 10s --duration 2500ms "
+                                        "--persistence none --actions-file " + actions),
+            0)
+      << output_;
+  std::string restart, first_ok, second;
+  long long restarted = -1;
+  for (const Row& r : history()) {
+    if (r.op == "redis_restart") restart = r.detail, restarted = r.true_us;
+    if (r.op == "acquire" && r.client == 1 && r.phase == "ok") first_ok = r.detail;
+    if (r.op == "acquire" && r.client == 2 && r.phase != "invoke") second = r.phase + " " + r.detail;
+  }
+  EXPECT_EQ(restart, "master=2 persistence=none lost_since_us=0") << output_;
+  EXPECT_GE(restarted, 500'000);
+  EXPECT_EQ(first_ok, "granted=1,2,3") << output_;
+  EXPECT_EQ(second, "fail granted=2") << output_;
+  EXPECT_EQ(summary("over_admission"), "0");
+  EXPECT_EQ(summary("server_faults"), "1");
+  EXPECT_EQ(summary("lost_permits"), "");  // a driver says no votes: which permits fell below the quorum is unknown
+}
+
+TEST_F(DriverRunTest, APartitionNamingOneMasterCutsOnlyThatMastersProxy) {
+  // Client 1 cannot reach master 3 from 100 ms to 1.6 s; it asks at 300 ms and, each master with a
+  // 200 ms timeout, gets masters 1 and 2 long before the heal.
+  const std::string actions = write("actions.csv", "at,client,action,arg,masters\n100ms,1,partition,1500ms,3\n"
+                                                   "300ms,1,acquire,100ms,\n");
+  ASSERT_EQ(semsim(majority_variant() + " --masters 3 --clients 1 --limit 1 --timeout 5s --duration 2500ms --actions-file " +
+                   actions),
+            0)
+      << output_;
+  std::string parted, granted;
+  long long granted_at = -1, healed = -1;
+  for (const Row& r : history()) {
+    if (r.op == "partition") parted = r.detail;
+    if (r.op == "heal") healed = r.true_us;
+    if (r.op == "acquire" && r.phase == "ok") granted = r.detail, granted_at = r.true_us;
+  }
+  EXPECT_EQ(parted, "masters=3 length_us=1500000") << output_;
+  EXPECT_EQ(granted, "granted=1,2") << output_;
+  EXPECT_LT(granted_at, healed) << output_;
+  EXPECT_GE(healed, 1'600'000);
+}
+
+TEST_F(DriverRunTest, AFailoverOverSeveralMastersIsRefusedNamingTheLine) {
+  const std::string actions = write("actions.csv", "at,client,action,arg,masters\n100ms,0,failover,10ms,1\n");
+  EXPECT_EQ(semsim(majority_variant() + " --masters 3 --clients 1 --duration 1s --actions-file " + actions), 2) << output_;
+  EXPECT_NE(output_.find("actions.csv:2: field 'action': failover promotes a replica"), std::string::npos) << output_;
 }
 
 struct Refusal {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One reference driver (examples/drivers/), its real library under semsim (ctest -L drivers):
 #   tests/drivers/reference_driver_test.sh SEMSIM DRIVER CACHE
-# DRIVER: redis-semaphore (its Semaphore), redis-semaphore-mutex (its Mutex), redis-py (its Lock).
+# DRIVER: redis-semaphore (its Semaphore), redis-semaphore-mutex (its Mutex), redis-py (its Lock),
+# redlock (npm redlock over 3 masters: situations of its own, docs/redlock.md's).
 # Runs the situations of the published-library suite (tests/libraries/library_test.sh) with the real
 # client, each --repeat 5 (real time: a verdict is a rate), asserts each rate over the runs the machine
 # did not stall beyond the plan's margin (their unplanned delays, realtime.csv), and writes
@@ -28,6 +29,17 @@ case $driver in
     fi
     kind=semaphore; [ "$driver" = redis-semaphore-mutex ] && kind=mutex
     variant="driver:NODE_PATH=$node_dir/node_modules node $drivers/redis-semaphore-driver.js $kind" ;;
+  redlock)
+    library=redlock; version=4.2.0
+    command -v node >/dev/null && command -v npm >/dev/null || { echo "skipped: node and npm are not installed"; exit 77; }
+    node_dir="$cache/node-redlock"  # a folder of its own: redlock's pins beside redis-semaphore's
+    if [ ! -f "$node_dir/node_modules/redlock/package.json" ] ||
+       ! grep -q "\"version\": \"$version\"" "$node_dir/node_modules/redlock/package.json"; then
+      mkdir -p "$node_dir"
+      timeout 300 npm install --prefix "$node_dir" --silent --no-audit --no-fund "redlock@$version" ioredis@5.9.3 \
+        >"$cache/npm-redlock.log" 2>&1 || { echo "skipped: npm install failed: $(tail -1 "$cache/npm-redlock.log")"; exit 77; }
+    fi
+    variant="driver:NODE_PATH=$node_dir/node_modules node $drivers/redlock-driver.js" ;;
   redis-py)
     library=redis-py; version=$(/usr/bin/python3 -c 'import redis; print(redis.__version__)' 2>/dev/null) \
       || { echo "skipped: Debian's python3-redis is not installed"; exit 77; }
@@ -80,6 +92,34 @@ run() {  # name, then semsim run arguments
   [ $code = 0 ] || { echo "FAILED $driver: $name: semsim run exited $code: $(tail -2 "$out/$name.log")"; failed=1; return 1; }
 }
 actions() { printf 'at,client,action,arg\n%b' "$1" >"$out/$2"; echo "$out/$2"; }
+
+# npm redlock over 3 masters (quorum 2), 10 s ttl: docs/redlock.md's situations with the real library.
+if [ "$driver" = redlock ]; then
+  m_actions() { printf 'at,client,action,arg,masters\n%b' "$1" >"$out/$2"; echo "$out/$2"; }
+  # Calm: three clients take turns on the lock; nothing breaks it.
+  run calm --masters 3 --clients 3 --limit 1 --timeout 2s --hold fixed:50ms --think uniform:10ms..100ms --duration 1500ms \
+    && record "3 masters, calm" few 200 "$out/calm"
+  # redis.io's restart without persistence, the model's plan (scenarios/redlock-restart-no-persistence.ini
+  # over 3 masters): client 1 cannot reach master 3 for its first 100 ms; master 2 restarts empty at
+  # 500 ms; client 2 asks at 1 s. The library waits for master 3's answer (no master timeout), which
+  # comes at the heal: client 1 holds on all 3, client 2 gets master 2 alone and is refused.
+  run restart-short-partition --masters 3 --clients 2 --limit 1 --timeout 10s --duration 1500ms --persistence none \
+    --actions-file "$(m_actions '0ms,1,partition,100ms,3\n0ms,1,acquire,3s,\n500ms,0,redis_restart,,2\n1s,2,acquire,1s,\n' \
+      restart-short.csv)" \
+    && record "master restarts empty after a holder waited for every master (partition 100 ms)" few 300 "$out/restart-short-partition"
+  # The same with the partition past client 2's acquire: client 1's votes from masters 1 and 2 came at
+  # once, its request to master 3 waits. Master 2 restarts empty at 500 ms; client 2 gets masters 2
+  # and 3 at 1 s (holding until 3 s); at the heal (1.5 s) master 3 says no to client 1, whose two votes
+  # (one from before the restart) are a quorum within its validity: two holders from 1.5 s.
+  run restart --masters 3 --clients 2 --limit 1 --timeout 10s --duration 2500ms --persistence none \
+    --actions-file "$(m_actions '0ms,1,partition,1500ms,3\n0ms,1,acquire,3s,\n500ms,0,redis_restart,,2\n1s,2,acquire,2s,\n' \
+      restart.csv)" \
+    && record "master restarts empty under a holder (Redlock's restart, 3 masters)" most 300 "$out/restart"
+  # With aof-always the restarted master keeps client 1's vote: client 2 gets master 3 alone.
+  run restart-aof --masters 3 --clients 2 --limit 1 --timeout 10s --duration 2500ms --persistence aof-always \
+    --actions-file "$out/restart.csv" && record "the same restart with aof-always" few 300 "$out/restart-aof"
+  exit $failed
+fi
 
 # The clock-skew test of redis-semaphore's own suite (as tests/libraries/library_test.sh plans it):
 # limit 1, lockTimeout 500 ms, the second client's clock 450 or 550 ms ahead, asking 25 ms after the

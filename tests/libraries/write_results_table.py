@@ -71,7 +71,8 @@ only_real = [r for r in real if (r["library"], r["situation"]) not in {(m["libra
              or r["driver"] != r["library"]]
 if only_real:
     print()
-    print("Real clients semsim has no model of (their Lua is not a script variant here): the same situations.")
+    print("Real clients semsim has no model of (their Lua is not a script variant here): the same situations; "
+          "npm redlock: docs/redlock.md's restart over 3 masters (docs/drivers.md, \"Over N masters\").")
     print()
     print("| library | driver | situation | real client | expected | as expected |")
     print("|---|---|---|---|---|---|")

@@ -101,5 +101,38 @@ TEST(CheckerMasters, OneMasterKeepsItsOwnDefinitionAndDowntimeMovesTheTimeoutChe
   EXPECT_EQ(delayed.check().lost_permits, 0);
 }
 
+TEST(CheckerMasters, ADriverRunOverSeveralMastersIsJudgedByItsHoldersWithLostPermitsUnknown) {
+  // A driver over 3 masters: the acquire ok details are the library's identifiers, not votes. Two
+  // holders from 1.5 s (the restart under a holder) over-admit; lost_permits cannot be counted.
+  HistoryBuilder h(1, 2, 10'000);
+  KeyValues kv = KeyValues::parse(h.events.front().detail);
+  kv.set("variant", "driver:node redlock-driver.js").set("masters", 3).set("quorum", 2);
+  h.events.front() = run_start_event(0, 0, kv);
+  h.events.push_back(row(100, 0, 1, Op::acquire, Phase::invoke, "", "c1-1"));
+  h.events.push_back(row(101, 500, 0, Op::redis_restart, Phase::ok, "master=2 persistence=none lost_since_us=0"));
+  h.events.push_back(row(102, 1000, 2, Op::acquire, Phase::invoke, "", "c2-1"));
+  h.events.push_back(row(103, 1006, 2, Op::acquire, Phase::ok, "e401b6d073ac28fa", "c2-1"));
+  h.events.push_back(row(104, 1500, 1, Op::acquire, Phase::ok, "2fe6b777 fe55 da82", "c1-1"));
+  h.events.push_back(row(105, 1600, 1, Op::refresh, Phase::invoke, "", "c1-1"));
+  h.events.push_back(row(106, 1610, 1, Op::refresh, Phase::ok, "until=1769999999999", "c1-1"));
+  h.end(2500);
+  const Summary s = h.check();
+  EXPECT_EQ(s.over_admission, 1);
+  EXPECT_EQ(s.server_faults, 1);
+  EXPECT_EQ(s.lost_permits, std::nullopt);
+}
+
+TEST(CheckerMasters, ADriverRunOverSeveralMastersWithoutLostWritesCountsNoLostPermits) {
+  HistoryBuilder h(1, 2, 10'000);
+  KeyValues kv = KeyValues::parse(h.events.front().detail);
+  kv.set("variant", "driver:node redlock-driver.js").set("masters", 3).set("quorum", 2);
+  h.events.front() = run_start_event(0, 0, kv);
+  h.events.push_back(row(100, 0, 1, Op::acquire, Phase::invoke, "", "c1-1"));
+  h.events.push_back(row(101, 5, 1, Op::acquire, Phase::ok, "token", "c1-1"));
+  h.events.push_back(row(102, 500, 0, Op::redis_restart, Phase::ok, "master=2 persistence=aof-always"));
+  h.end(1000);
+  EXPECT_EQ(h.check().lost_permits, 0);
+}
+
 }  // namespace
 }  // namespace semsim
