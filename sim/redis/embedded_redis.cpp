@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -125,9 +126,36 @@ pid_t start_watchdog(const std::string& dir) {
   ::_exit(0);
 }
 
-// A free loopback TCP port, for replication (Redis replicates over TCP only). The port is free
-// when asked; redis-server binds it a moment later (a clash is a clear start-up error).
+// Whether a loopback TCP port can be listened on now (as redis-server binds: SO_REUSEADDR).
+bool bindable(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  const int on = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  ::close(fd);
+  return ok;
+}
+
+// A free loopback TCP port, for replication (Redis replicates over TCP only). Below the kernel's
+// ephemeral range: a port from bind(0) comes from that range, and so does the source port of
+// every outgoing connection (a replica reconnecting to its primary, a proxy, another job), which
+// took such a port between the pick and redis-server's bind ("Address already in use") under
+// check --server-faults --jobs 2. The port is free when asked; a clash is a clear start-up error.
 int free_loopback_port() {
+  int ephemeral_low = 32768;  // Linux's default when the file cannot be read
+  std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> ephemeral_low;
+  constexpr int kLowest = 10000;
+  if (ephemeral_low - 1 > kLowest) {
+    std::random_device entropy;  // not the simulation's: which port carries replication changes no history
+    std::uniform_int_distribution<int> pick(kLowest, ephemeral_low - 1);
+    for (int attempt = 0; attempt < 100; ++attempt)
+      if (const int port = pick(entropy); bindable(port)) return port;
+  }
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) throw EmbeddedRedisError(std::string("cannot open a socket: ") + std::strerror(errno));
   sockaddr_in address{};
