@@ -2,6 +2,7 @@
 // and a failover promotes a replica holding exactly what the primary had when it was cut off.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "sim/redis/embedded_redis.h"
@@ -73,6 +74,21 @@ TEST(EmbeddedTopology, FaultsThatNeedAReplicaSayWhyWithoutOne) {
   EmbeddedRedis redis;
   EXPECT_THROW(redis.cut_off_replica(), EmbeddedRedisError);
   EXPECT_THROW(redis.fail_over(), EmbeddedRedisError);
+}
+
+// A port bind(0) would give is also the source port an outgoing connection may take (a replica
+// reconnecting) between the pick and redis-server's bind: "Address already in use".
+TEST(EmbeddedTopology, ReplicationPortsAreBelowTheKernelsEphemeralRange) {
+  int ephemeral_low = 32768;
+  std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> ephemeral_low;
+  if (ephemeral_low <= 10001) GTEST_SKIP() << "the ephemeral range starts at " << ephemeral_low;
+  ServerSetup setup;
+  setup.replicas = 1;
+  EmbeddedRedis redis(setup);
+  const Reply port = RedisLink::connect(redis.target())->execute({{"CONFIG", "GET", "port"}}).at(0);
+  ASSERT_EQ(port.elements.size(), 2u);
+  EXPECT_LT(std::stoi(port.elements[1].text), ephemeral_low);
+  EXPECT_GE(std::stoi(port.elements[1].text), 10000);
 }
 
 }  // namespace
