@@ -23,7 +23,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <random>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -151,10 +150,13 @@ int free_loopback_port() {
   std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> ephemeral_low;
   constexpr int kLowest = 10000;
   if (ephemeral_low - 1 > kLowest) {
-    std::random_device entropy;  // not the simulation's: which port carries replication changes no history
-    std::uniform_int_distribution<int> pick(kLowest, ephemeral_low - 1);
-    for (int attempt = 0; attempt < 100; ++attempt)
-      if (const int port = pick(entropy); bindable(port)) return port;
+    // Where to start looking: the process and the instant spread concurrent jobs and runs apart
+    // (no simulation draws from this; which port carries replication changes no history).
+    const auto span = static_cast<std::uint64_t>(ephemeral_low - kLowest);
+    const auto spread = static_cast<std::uint64_t>(::getpid()) * 40503u +
+                        static_cast<std::uint64_t>(steady_clock::now().time_since_epoch().count() / 1000);
+    for (std::uint64_t attempt = 0; attempt < 100; ++attempt)
+      if (const int port = kLowest + static_cast<int>((spread + attempt * 7919u) % span); bindable(port)) return port;
   }
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) throw EmbeddedRedisError(std::string("cannot open a socket: ") + std::strerror(errno));
