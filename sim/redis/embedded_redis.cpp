@@ -125,19 +125,24 @@ pid_t start_watchdog(const std::string& dir) {
   ::_exit(0);
 }
 
-// Whether a loopback TCP port can be listened on now (as redis-server binds: SO_REUSEADDR).
-bool bindable(int port) {
+// Binds a loopback TCP socket to `port` (0: one the kernel picks) as redis-server will
+// (SO_REUSEADDR) and closes it: the port it got, or -1 (errno says why) when it could not.
+int try_loopback_port(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return false;
+  if (fd < 0) throw EmbeddedRedisError(std::string("cannot open a socket: ") + std::strerror(errno));
   const int on = 1;
   ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   address.sin_port = htons(static_cast<std::uint16_t>(port));
-  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  socklen_t length = sizeof address;
+  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+  const int error = errno;
   ::close(fd);
-  return ok;
+  errno = error;
+  return ok ? ntohs(address.sin_port) : -1;
 }
 
 // A free loopback TCP port, for replication (Redis replicates over TCP only). Below the kernel's
@@ -155,20 +160,14 @@ int free_loopback_port() {
     const auto span = static_cast<std::uint64_t>(ephemeral_low - kLowest);
     const auto spread = static_cast<std::uint64_t>(::getpid()) * 40503u +
                         static_cast<std::uint64_t>(steady_clock::now().time_since_epoch().count() / 1000);
-    for (std::uint64_t attempt = 0; attempt < 100; ++attempt)
-      if (const int port = kLowest + static_cast<int>((spread + attempt * 7919u) % span); bindable(port)) return port;
+    for (std::uint64_t attempt = 0; attempt < 100; ++attempt) {
+      const int port = kLowest + static_cast<int>((spread + attempt * 7919u) % span);
+      if (try_loopback_port(port) == port) return port;
+    }
   }
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) throw EmbeddedRedisError(std::string("cannot open a socket: ") + std::strerror(errno));
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
-  ::close(fd);
-  if (!ok) throw EmbeddedRedisError(std::string("cannot find a free loopback port: ") + std::strerror(errno));
-  return ntohs(address.sin_port);
+  const int port = try_loopback_port(0);
+  if (port < 0) throw EmbeddedRedisError(std::string("cannot find a free loopback port: ") + std::strerror(errno));
+  return port;
 }
 
 std::string info_field(RedisLink& link, const std::string& section, const std::string& field) {
