@@ -31,6 +31,12 @@ static_assert(in_kind_order(), "kActionKinds must list the kinds in enum order")
 
 std::span<const ActionKind> action_kinds() { return kActionKinds; }
 
+std::string master_list(const std::vector<int>& masters) {
+  std::string list;
+  for (int m : masters) list += (list.empty() ? "" : ",") + std::to_string(m + 1);
+  return list;
+}
+
 const ActionKind& action_kind(ScriptedAction::Kind kind) { return kActionKinds[static_cast<std::size_t>(kind)]; }
 
 std::optional<ScriptedAction::Kind> action_kind_named(std::string_view name) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -72,6 +73,8 @@ struct ActionKind {
   ActionArg arg;
 };
 std::span<const ActionKind> action_kinds();
+// 0-based masters as rows and files number them: {0, 3, 4} -> "1,4,5".
+std::string master_list(const std::vector<int>& masters);
 const ActionKind& action_kind(ScriptedAction::Kind kind);
 std::optional<ScriptedAction::Kind> action_kind_named(std::string_view name);
 
@@ -81,6 +84,12 @@ struct RunInputs {
   std::vector<ScriptedAction> actions;  // sorted by `at`, ties in file order
   std::map<int, MasterSpec> masters;               // by master, 1-based (masters.csv)
   std::map<std::pair<int, int>, LinkSpec> links;   // by (client, master), 1-based (links.csv)
+
+  // Master m's row of masters.csv (1-based), or an empty one: the run's options then.
+  MasterSpec master(int m) const {
+    const auto row = masters.find(m);
+    return row == masters.end() ? MasterSpec{} : row->second;
+  }
 };
 
 }  // namespace semsim

@@ -1,5 +1,7 @@
 #include "sim/core/faults.h"
 
+#include "sim/core/client_spec.h"
+
 namespace semsim {
 
 namespace {
@@ -32,8 +34,7 @@ void Faults::jump(SimClient& client, Micros by) {
 
 void Faults::partition(SimClient& client, const std::vector<int>& masters, Micros length) {
   if (client.crashed()) return;
-  std::string list;
-  for (int m : masters) list += (list.empty() ? "" : ",") + std::to_string(m + 1);
+  const std::string list = master_list(masters);
   const TrueTime until = scheduler_.now() + length;
   for (int m : masters) client.cut(m, until);
   workload_.fault(client, Op::partition, "masters=" + list + " length_us=" + std::to_string(length.count()));

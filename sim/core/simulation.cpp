@@ -189,8 +189,7 @@ struct Simulation::State {
         progress(o.progress) {
     for (std::size_t m = 0; m < sim.masters_.size(); ++m) {
       const MasterPorts& ports = sim.masters_[m];
-      const auto spec = sim.inputs_.masters.find(static_cast<int>(m) + 1);
-      const MasterSpec master_spec = spec == sim.inputs_.masters.end() ? MasterSpec{} : spec->second;
+      const MasterSpec master_spec = sim.inputs_.master(static_cast<int>(m) + 1);
       Master master{.link = ports.link, .redis_clock = ports.clock, .control = ports.control,
                     .server_clock = ClientClock(master_spec.skew.value_or(o.server_skew),
                                                 master_spec.drift_ppm.value_or(o.server_drift_ppm)),

@@ -183,8 +183,7 @@ void DriverRun::State::jump(DriverClient& c, Micros by) {
 // until the heal; the driver's library sees a network that went silent.
 void DriverRun::State::partition(DriverClient& c, const std::vector<int>& masters, Micros length) {
   if (c.crashed) return;
-  std::string list;
-  for (int m : masters) list += (list.empty() ? "" : ",") + std::to_string(m + 1);
+  const std::string list = master_list(masters);
   const std::int64_t until = monotonic_ns() + us(length) * kNsPerUs;
   std::int64_t landed = monotonic_ns();
   for (int m : masters) landed = std::max(landed, c.proxies[static_cast<std::size_t>(m)]->partition(until));
@@ -211,8 +210,7 @@ void DriverRun::State::on_redis(const std::function<void()>& work) {
 }
 
 Persistence DriverRun::State::persistence(std::size_t m) const {
-  const auto row = run.inputs_.masters.find(static_cast<int>(m) + 1);  // masters.csv
-  return row != run.inputs_.masters.end() && row->second.persistence ? *row->second.persistence : o.server.persistence;
+  return run.inputs_.master(static_cast<int>(m) + 1).persistence.value_or(o.server.persistence);
 }
 
 void DriverRun::State::record_master(std::int64_t mono_ns, Op op, std::size_t m, const std::string& detail) {

@@ -173,8 +173,7 @@ std::vector<ServerSetup> master_setups(const RunOptions& options, const RunInput
   std::vector<ServerSetup> setups;
   for (int m = 1; m <= options.masters; ++m) {
     ServerSetup setup = options.server;
-    if (const auto row = inputs.masters.find(m); row != inputs.masters.end() && row->second.persistence)
-      setup.persistence = *row->second.persistence;
+    setup.persistence = inputs.master(m).persistence.value_or(options.server.persistence);
     setups.push_back(setup);
   }
   return setups;
