@@ -807,18 +807,12 @@ Micros read_script_timeout_step(const std::string& ini_path) {
 bool read_script_lease_honesty(const std::string& ini_path) { return scan_file(ini_path).values.count("lease_honesty") > 0; }
 
 bool read_script_each_master(const std::string& ini_path) {
-  std::ifstream in(ini_path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  const IniLines ini = scan_lines(ini_path, text.str());
+  const IniLines ini = scan_file(ini_path);
   return ini.values.count("masters") && ini.values.at("masters") == "each";
 }
 
 ClockBasis read_script_clock(const std::string& ini_path) {
-  std::ifstream in(ini_path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  const IniLines ini = scan_lines(ini_path, text.str());
+  const IniLines ini = scan_file(ini_path);
   const auto value = ini.values.count("clock") ? std::optional<std::string>(ini.values.at("clock")) : std::nullopt;
   return script_clock(value, ini);
 }

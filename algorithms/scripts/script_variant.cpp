@@ -23,14 +23,15 @@
 namespace semsim {
 namespace {
 
-using namespace scripts;
+using namespace scripts;  // Spec, Script, Matcher, expand, describe
 
-// "1500ms", "1s", "250us": a duration as a user writes it.
+// "1500ms", "1s", "250us": a duration as a user writes it (sim/core's format_duration, which the
+// algorithms do not link).
 std::string duration_text(Micros d) {
   const long long us = d.count();
   if (us % 1'000'000 == 0) return num(us / 1'000'000) + "s";
   return us % 1'000 == 0 ? num(us / 1'000) + "ms" : num(us) + "us";
-}  // Spec, Script, Matcher, expand, describe
+}
 
 class ScriptSemaphore : public Semaphore {
  public:
