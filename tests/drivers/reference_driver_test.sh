@@ -16,29 +16,28 @@ here=$(dirname "$(readlink -f "$0")"); root=$(readlink -f "$here/../..")
 drivers="$root/examples/drivers"
 mkdir -p "$cache/results"
 
+# Installs the pinned npm LIBRARY@VERSION with ioredis into CACHE/DIR (once; each library in a
+# folder of its own, so that their pins stand side by side) and sets node_dir; exit 77 without npm.
+npm_library() {  # library, version, dir
+  command -v node >/dev/null && command -v npm >/dev/null || { echo "skipped: node and npm are not installed"; exit 77; }
+  node_dir="$cache/$3"
+  if [ ! -f "$node_dir/node_modules/$1/package.json" ] ||
+     ! grep -q "\"version\": \"$2\"" "$node_dir/node_modules/$1/package.json"; then
+    mkdir -p "$node_dir"
+    timeout 300 npm install --prefix "$node_dir" --silent --no-audit --no-fund "$1@$2" ioredis@5.9.3 \
+      >"$cache/npm-$3.log" 2>&1 || { echo "skipped: npm install failed: $(tail -1 "$cache/npm-$3.log")"; exit 77; }
+  fi
+}
+
 case $driver in
   redis-semaphore | redis-semaphore-mutex)
     library=redis-semaphore; version=5.8.0
-    command -v node >/dev/null && command -v npm >/dev/null || { echo "skipped: node and npm are not installed"; exit 77; }
-    node_dir="$cache/node"
-    if [ ! -f "$node_dir/node_modules/redis-semaphore/package.json" ] ||
-       ! grep -q "\"version\": \"$version\"" "$node_dir/node_modules/redis-semaphore/package.json"; then
-      mkdir -p "$node_dir"
-      timeout 300 npm install --prefix "$node_dir" --silent --no-audit --no-fund "redis-semaphore@$version" ioredis@5.9.3 \
-        >"$cache/npm-drivers.log" 2>&1 || { echo "skipped: npm install failed: $(tail -1 "$cache/npm-drivers.log")"; exit 77; }
-    fi
+    npm_library "$library" "$version" node
     kind=semaphore; [ "$driver" = redis-semaphore-mutex ] && kind=mutex
     variant="driver:NODE_PATH=$node_dir/node_modules node $drivers/redis-semaphore-driver.js $kind" ;;
   redlock)
     library=redlock; version=4.2.0
-    command -v node >/dev/null && command -v npm >/dev/null || { echo "skipped: node and npm are not installed"; exit 77; }
-    node_dir="$cache/node-redlock"  # a folder of its own: redlock's pins beside redis-semaphore's
-    if [ ! -f "$node_dir/node_modules/redlock/package.json" ] ||
-       ! grep -q "\"version\": \"$version\"" "$node_dir/node_modules/redlock/package.json"; then
-      mkdir -p "$node_dir"
-      timeout 300 npm install --prefix "$node_dir" --silent --no-audit --no-fund "redlock@$version" ioredis@5.9.3 \
-        >"$cache/npm-redlock.log" 2>&1 || { echo "skipped: npm install failed: $(tail -1 "$cache/npm-redlock.log")"; exit 77; }
-    fi
+    npm_library "$library" "$version" node-redlock
     variant="driver:NODE_PATH=$node_dir/node_modules node $drivers/redlock-driver.js" ;;
   redis-py)
     library=redis-py; version=$(/usr/bin/python3 -c 'import redis; print(redis.__version__)' 2>/dev/null) \

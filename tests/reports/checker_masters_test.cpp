@@ -101,13 +101,19 @@ TEST(CheckerMasters, OneMasterKeepsItsOwnDefinitionAndDowntimeMovesTheTimeoutChe
   EXPECT_EQ(delayed.check().lost_permits, 0);
 }
 
-TEST(CheckerMasters, ADriverRunOverSeveralMastersIsJudgedByItsHoldersWithLostPermitsUnknown) {
-  // A driver over 3 masters: the acquire ok details are the library's identifiers, not votes. Two
-  // holders from 1.5 s (the restart under a holder) over-admit; lost_permits cannot be counted.
+// The run row of a driver run (limit 1, 2 clients, timeout 10 s) over 3 masters, quorum 2.
+HistoryBuilder driver_over_three_masters() {
   HistoryBuilder h(1, 2, 10'000);
   KeyValues kv = KeyValues::parse(h.events.front().detail);
   kv.set("variant", "driver:node redlock-driver.js").set("masters", 3).set("quorum", 2);
   h.events.front() = run_start_event(0, 0, kv);
+  return h;
+}
+
+TEST(CheckerMasters, ADriverRunOverSeveralMastersIsJudgedByItsHoldersWithLostPermitsUnknown) {
+  // A driver over 3 masters: the acquire ok details are the library's identifiers, not votes. Two
+  // holders from 1.5 s (the restart under a holder) over-admit; lost_permits cannot be counted.
+  HistoryBuilder h = driver_over_three_masters();
   h.events.push_back(row(100, 0, 1, Op::acquire, Phase::invoke, "", "c1-1"));
   h.events.push_back(row(101, 500, 0, Op::redis_restart, Phase::ok, "master=2 persistence=none lost_since_us=0"));
   h.events.push_back(row(102, 1000, 2, Op::acquire, Phase::invoke, "", "c2-1"));
@@ -123,10 +129,7 @@ TEST(CheckerMasters, ADriverRunOverSeveralMastersIsJudgedByItsHoldersWithLostPer
 }
 
 TEST(CheckerMasters, ADriverRunOverSeveralMastersWithoutLostWritesCountsNoLostPermits) {
-  HistoryBuilder h(1, 2, 10'000);
-  KeyValues kv = KeyValues::parse(h.events.front().detail);
-  kv.set("variant", "driver:node redlock-driver.js").set("masters", 3).set("quorum", 2);
-  h.events.front() = run_start_event(0, 0, kv);
+  HistoryBuilder h = driver_over_three_masters();
   h.events.push_back(row(100, 0, 1, Op::acquire, Phase::invoke, "", "c1-1"));
   h.events.push_back(row(101, 5, 1, Op::acquire, Phase::ok, "token", "c1-1"));
   h.events.push_back(row(102, 500, 0, Op::redis_restart, Phase::ok, "master=2 persistence=aof-always"));
