@@ -7,7 +7,7 @@
 include(GNUInstallDirs)
 
 install(TARGETS semsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-# Found relative to bin/semsim. Executable: redis-server also loads it as a module (SEMSIM.CLOCK)
+# Found relative to bin/semsim. Executable: redis-server also loads it as a module (SEMSIM.AT)
 # and refuses one without execute permission (Debian's CMake installs libraries without it).
 install(TARGETS semsim_clock LIBRARY DESTINATION lib/semsim
         PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)

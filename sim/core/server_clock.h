@@ -16,10 +16,10 @@ class ServerClock {
   virtual void set(Micros server_us) = 0;
   // Redis reads its real clock again (paced runs).
   virtual void release() = 0;
-  // A command that sets the clock to `server_us` from inside a pipeline, when Redis comes to it:
-  // requests due at different instants then travel together.
-  virtual Command in_band(Micros server_us) const = 0;
-  // The readings set() and in_band() can take (the clock library counts nanoseconds since the
+  // `command` as sent so that Redis sets its clock to `server_us` just before it runs it, from
+  // inside a pipeline: requests due at different instants then travel together.
+  virtual Command at(Micros server_us, Command command) const = 0;
+  // The readings set() and at() can take (the clock library counts nanoseconds since the
   // Unix epoch in 64 bits): a run that would push Redis's clock outside is refused before it
   // starts (Simulation::check_inputs), not left to fall back on the host's real time.
   struct Range {

@@ -256,8 +256,7 @@ struct Simulation::State {
   std::unique_ptr<Faults> faults;
   std::vector<std::unique_ptr<SimClient>> clients;  // [0] is the harness (prepare), 1..N simulated
   std::exception_ptr failure;                        // a client task that ended by an exception
-  std::uint64_t clock_commands = 0;  // SEMSIM.CLOCK inside pipelines: the harness's, not the variant's
-  // Set by the link if Redis refuses a SEMSIM.CLOCK (shared: the reply may come after the run).
+  // Set by the link if Redis refuses a SEMSIM.AT (shared: the reply may come after the run).
   std::shared_ptr<std::string> clock_refused = std::make_shared<std::string>();
   Stopwatch wall;
   Pacer pacer;
@@ -491,9 +490,8 @@ void Simulation::State::drive(TrueTime until) {
 // goes on without waiting: Redis runs them meanwhile. Each delivery's `done` is queued at the
 // delivery's place, as without the lookahead, with replies read when they reach the client
 // (Replies). On the embedded server Redis's clock is set to each delivery's instant from inside
-// the pipeline (ServerClock::in_band); the first one too if an earlier pipeline may still be
-// running, else on the clock page (one command less for Redis: small runs send a request or two
-// at a time). A master that is down refuses them.
+// the pipeline, in its first command (ServerClock::at); the first delivery's too if an earlier
+// pipeline may still be running, else on the clock page. A master that is down refuses them.
 void Simulation::State::send_ahead(std::vector<Scheduler::Ahead> ahead) {
   std::erase_if(ahead, [](const Scheduler::Ahead& a) { return a.delivery.dropped(); });  // lost with their connection
   std::vector<std::optional<TrueTime>> clock_set(masters.size());
@@ -513,18 +511,20 @@ void Simulation::State::send_ahead(std::vector<Scheduler::Ahead> ahead) {
       master.redis_clock->set(master.server_clock.read(a.time));
     }
     sent[m] = true;
-    if (master.redis_clock && clock_set[m] != a.time) {
+    const bool set_here = master.redis_clock && clock_set[m] != a.time && !a.delivery.commands.empty();
+    if (set_here) {
       clock_set[m] = a.time;
-      master.link->submit({master.redis_clock->in_band(master.server_clock.read(a.time))},
-                          [refused = clock_refused](std::vector<Reply> r, std::exception_ptr) {
-                            if (!r.empty() && r[0].is_error() && refused->empty()) *refused = r[0].text;
-                          });
-      ++clock_commands;
+      a.delivery.commands.front() = master.redis_clock->at(master.server_clock.read(a.time), std::move(a.delivery.commands.front()));
     }
     auto slot = std::make_shared<Replies::Slot>();
-    master.link->submit(std::move(a.delivery.commands), [slot](std::vector<Reply> r, std::exception_ptr error) {
-      *slot = Replies::Slot{true, std::move(r), error};
-    });
+    master.link->submit(std::move(a.delivery.commands),
+                        [slot, set_here, refused = clock_refused](std::vector<Reply> r, std::exception_ptr error) {
+                          // Refused, the prefixed command did not run and says why (SEMSIM.AT's error).
+                          if (set_here && !r.empty() && r[0].is_error() && r[0].text.find("SEMSIM.AT") != std::string::npos &&
+                              refused->empty())
+                            *refused = r[0].text;
+                          *slot = Replies::Slot{true, std::move(r), error};
+                        });
     scheduler.reply_at(a.time, a.seq, [slot, wait = &master.wait, done = std::move(a.delivery.done)] {
       done(Replies(slot, wait));
     });
@@ -765,7 +765,6 @@ RunResult Simulation::State::finish() {
     result.commands += m.commands_retired + (m.link ? m.link->commands_sent() - m.commands_before : 0);
     result.round_trips += m.round_trips_retired + (m.link ? m.link->round_trips() - m.round_trips_before : 0);
   }
-  result.commands -= clock_commands;
   const std::string counts = "commands=" + std::to_string(result.commands);
   std::string reason = result.stop_reason;  // quoted in the row: no double quote inside
   for (char& c : reason)

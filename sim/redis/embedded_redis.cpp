@@ -249,7 +249,7 @@ void EmbeddedRedis::start(Server& server) {
   if (clock_) {
     env.push_back("LD_PRELOAD=" + clock_library().string());
     env.push_back(std::string(SEMSIM_CLOCK_ENV "=") + clock_->path().string());
-    // The same file as a module: SEMSIM.CLOCK sets the clock inside a pipeline (RedisClock::in_band).
+    // The same file as a module: SEMSIM.AT sets the clock inside a pipeline (RedisClock::at).
     args.insert(args.end(), {"--enable-debug-command", "local", "--loadmodule", clock_library().string()});
   }
   start_process(server, std::move(args), std::move(env));

@@ -43,7 +43,10 @@ void RedisClock::set(Micros server_us) { write(true, epoch_ns(server_us)); }
 
 void RedisClock::release() { write(false, 0); }
 
-Command RedisClock::in_band(Micros server_us) const { return Command{"SEMSIM.CLOCK", std::to_string(epoch_ns(server_us))}; }
+Command RedisClock::at(Micros server_us, Command command) const {
+  command.insert(command.begin(), {"SEMSIM.AT", std::to_string(epoch_ns(server_us))});
+  return command;
+}
 
 fs::path clock_library() { return shipped_library("libsemsim_clock.so"); }
 

@@ -21,7 +21,7 @@ inline constexpr ServerClock::Range kVirtualClockRange{Micros(-kVirtualEpochUs),
 class RedisClock final : public ServerClock {
  public:
   // Creates the page file at `path` (real time until set() is called). Every server reading it
-  // loads the library as a module too, for in_band()'s SEMSIM.CLOCK.
+  // loads the library as a module too, for at()'s SEMSIM.AT prefix.
   explicit RedisClock(const std::filesystem::path& path);
   ~RedisClock();
   RedisClock(const RedisClock&) = delete;
@@ -30,7 +30,7 @@ class RedisClock final : public ServerClock {
   const std::filesystem::path& path() const { return path_; }
   void set(Micros server_us) override;
   void release() override;
-  Command in_band(Micros server_us) const override;
+  Command at(Micros server_us, Command command) const override;
   Range settable() const override { return kVirtualClockRange; }
 
  private:

@@ -208,7 +208,7 @@ class NarrowClock final : public ServerClock {
  public:
   void set(Micros) override {}
   void release() override {}
-  Command in_band(Micros) const override { return {}; }
+  Command at(Micros, Command command) const override { return command; }
   Range settable() const override { return {Micros(0), Micros(10'000)}; }
 };
 

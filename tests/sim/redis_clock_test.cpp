@@ -68,22 +68,24 @@ TEST_F(RedisClockTest, ReleasedItReadsTheRealClockAgain) {
   EXPECT_GT(now_s, kVirtualEpochUs / 1'000'000 + 1'000) << "not the real clock";  // today is after the epoch
 }
 
-// SEMSIM.CLOCK (the library loaded as a module) moves the clock between the commands of one
-// pipeline, each command then running at its own instant; the page's next write wins again.
-TEST_F(RedisClockTest, InsideAPipelineEachCommandRunsAtTheInstantSetBeforeIt) {
+// SEMSIM.AT (the library loaded as a module) moves the clock between the commands of one
+// pipeline, each prefixed command then running at its own instant, as itself: the prefix is gone
+// before Redis looks the command up. The page's next write wins again.
+TEST_F(RedisClockTest, InsideAPipelineEachCommandRunsAtTheInstantItsPrefixSets) {
   redis_.clock()->set(Micros(1'000'000));
+  const RedisClock& clock = *redis_.clock();
   const std::vector<Reply> replies = link_->execute({{"TIME"},
-                                                     redis_.clock()->in_band(Micros(2'000'007)),
+                                                     clock.at(Micros(2'000'007), {"TIME"}),
                                                      {"TIME"},
-                                                     redis_.clock()->in_band(Micros(3'500'000)),
-                                                     {"SET", "k", "v", "PX", "1"},
+                                                     clock.at(Micros(3'500'000), {"SET", "k", "v", "PX", "1"}),
                                                      {"PTTL", "k"}});
   const auto seconds = [](const Reply& time) { return std::stoll(time.elements.at(0).text) - kVirtualEpochUs / 1'000'000; };
   EXPECT_EQ(1, seconds(replies[0]));
-  EXPECT_EQ("OK", replies[1].text);
-  EXPECT_EQ(2, seconds(replies[2]));
-  EXPECT_EQ("7", replies[2].elements.at(1).text);
-  EXPECT_EQ(1, replies[5].integer);
+  EXPECT_EQ(2, seconds(replies[1]));
+  EXPECT_EQ("7", replies[1].elements.at(1).text);
+  EXPECT_EQ(2, seconds(replies[2]));  // until the next prefix
+  EXPECT_EQ("OK", replies[3].text);
+  EXPECT_EQ(1, replies[4].integer);
   EXPECT_EQ(3, seconds(call({"TIME"})));  // until the page is written
   redis_.clock()->set(Micros(3'502'000));  // past the expiry millisecond (3,501)
   EXPECT_EQ(Reply::Kind::nil, call({"GET", "k"}).kind);
@@ -92,14 +94,38 @@ TEST_F(RedisClockTest, InsideAPipelineEachCommandRunsAtTheInstantSetBeforeIt) {
   EXPECT_EQ(9, seconds(call({"TIME"})));
 }
 
-TEST_F(RedisClockTest, SemsimClockRefusesWhatIsNotAnInstantAndARealClock) {
+// Redis sees the command without its prefix: in a transaction, in its statistics, in what it
+// propagates. The clock costs it no command of its own.
+TEST_F(RedisClockTest, APrefixedCommandIsTheCommandItselfToRedis) {
   redis_.clock()->set(Micros(0));
-  EXPECT_TRUE(call({"SEMSIM.CLOCK", "soon"}).is_error());
-  EXPECT_TRUE(call({"SEMSIM.CLOCK"}).is_error());
+  const RedisClock& clock = *redis_.clock();
+  call({"CONFIG", "RESETSTAT"});
+  const std::vector<Reply> replies =
+      link_->execute({clock.at(Micros(1'000'000), {"MULTI"}), {"SET", "k", "v"}, {"TIME"}, {"EXEC"}});
+  ASSERT_EQ(replies.size(), 4u);
+  EXPECT_EQ("OK", replies[0].text);
+  ASSERT_EQ(replies[3].elements.size(), 2u);
+  EXPECT_EQ(std::to_string(kVirtualEpochUs / 1'000'000 + 1), replies[3].elements[1].elements.at(0).text);
+  const std::string stats = call({"INFO", "commandstats"}).text;
+  EXPECT_NE(std::string::npos, stats.find("cmdstat_multi:calls=1")) << stats;
+  EXPECT_EQ(std::string::npos, stats.find("semsim")) << stats;
+}
+
+// A prefix that cannot be applied runs nothing (not at another instant) and says why.
+TEST_F(RedisClockTest, ARefusedPrefixRunsNothingAndSaysWhy) {
+  redis_.clock()->set(Micros(0));
+  const auto refused = [&](Command c) {
+    const Reply r = call(std::move(c));
+    EXPECT_TRUE(r.is_error());
+    return r.text;
+  };
+  EXPECT_NE(std::string::npos, refused({"SEMSIM.AT", "soon", "SET", "k", "v"}).find("nanoseconds")) << "an instant";
+  EXPECT_NE(std::string::npos, refused({"SEMSIM.AT", "5"}).find("a command")) << "a command to run";
   redis_.clock()->release();
-  const Reply refused = call(redis_.clock()->in_band(Micros(0)));
-  ASSERT_TRUE(refused.is_error());
-  EXPECT_NE(std::string::npos, refused.text.find("not virtual")) << refused.text;
+  const std::string why = refused(redis_.clock()->at(Micros(0), {"SET", "k", "v"}));
+  EXPECT_NE(std::string::npos, why.find("not virtual")) << why;
+  EXPECT_NE(std::string::npos, why.find("SEMSIM.AT")) << why;  // how a run tells it from the command's own error
+  EXPECT_EQ(0, call({"EXISTS", "k"}).integer);
 }
 
 }  // namespace

@@ -14,15 +14,19 @@
  *   - the monotonic clock stays real: serverCron, child reaping and shutdown run on it.
  *
  * The same file is also a Redis module (--loadmodule with the preloaded path: one copy in
- * memory). Its command SEMSIM.CLOCK <ns> sets the clock from inside a pipeline, so that requests
- * due at different virtual instants travel to Redis together and each still runs at its own
- * instant. A later write of the page wins over it. */
+ * memory). A command sent as `SEMSIM.AT <ns> COMMAND ARGS...` runs as `COMMAND ARGS...` with the
+ * clock set to <ns> first, so that requests due at different virtual instants travel to Redis in
+ * one pipeline and each still runs at its own instant. A command filter strips the prefix before
+ * Redis looks the command up: the clock costs Redis no command of its own (it did, as a separate
+ * SEMSIM.CLOCK before each request: twice the commands to parse and answer). A later write of
+ * the page wins over the setting. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -36,7 +40,7 @@ extern char** environ;
 static volatile struct semsim_clock_page* page;
 static void* main_thread;
 static int (*vdso_clock_gettime)(clockid_t, struct timespec*);
-/* SEMSIM.CLOCK's setting, good while the page's seq is still `inband_seq` (odd: never). */
+/* SEMSIM.AT's setting, good while the page's seq is still `inband_seq` (odd: never). */
 static int64_t inband_ns;
 static uint32_t inband_seq = 1;
 
@@ -175,28 +179,51 @@ time_t time(time_t* out) {
 }
 
 /* The module: the few API functions it uses, fetched by name as redismodule.h's RedisModule_Init
- * does (the header is not packaged; the API is stable since Redis 4). */
+ * does (the header is not packaged; the API is stable since Redis 4, filters since 5). */
 typedef struct RedisModuleCtx RedisModuleCtx;
 typedef struct RedisModuleString RedisModuleString;
+typedef struct RedisModuleCommandFilterCtx RedisModuleCommandFilterCtx;
 typedef int (*RedisModuleCmdFunc)(RedisModuleCtx*, RedisModuleString**, int);
+typedef void (*RedisModuleCommandFilterFunc)(RedisModuleCommandFilterCtx*);
 static void (*RM_SetModuleAttribs)(RedisModuleCtx*, const char*, int, int);
 static int (*RM_CreateCommand)(RedisModuleCtx*, const char*, RedisModuleCmdFunc, const char*, int, int, int);
+static void* (*RM_RegisterCommandFilter)(RedisModuleCtx*, RedisModuleCommandFilterFunc, int);
+static int (*RM_CommandFilterArgsCount)(RedisModuleCommandFilterCtx*);
+static RedisModuleString* (*RM_CommandFilterArgGet)(RedisModuleCommandFilterCtx*, int);
+static int (*RM_CommandFilterArgDelete)(RedisModuleCommandFilterCtx*, int);
+static const char* (*RM_StringPtrLen)(const RedisModuleString*, size_t*);
 static int (*RM_StringToLongLong)(const RedisModuleString*, long long*);
-static int (*RM_ReplyWithSimpleString)(RedisModuleCtx*, const char*);
 static int (*RM_ReplyWithError)(RedisModuleCtx*, const char*);
-static int (*RM_WrongArity)(RedisModuleCtx*);
 
-/* SEMSIM.CLOCK <ns since the Unix epoch>: Redis's clock reads that until the page is written. */
-static int clock_command(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
+/* Why a SEMSIM.AT prefix cannot be applied, or NULL (and the instant in *ns) if it can. */
+static const char* refusal(int argc, RedisModuleString* instant, long long* ns) {
+  if (argc < 3) return "ERR SEMSIM.AT wants an instant and a command to run then";
+  if (RM_StringToLongLong(instant, ns) != 0 || *ns < 0) return "ERR SEMSIM.AT wants nanoseconds since the Unix epoch";
+  if (!page || !(page->flags & SEMSIM_CLOCK_VIRTUAL)) return "ERR SEMSIM.AT: Redis's clock is not virtual";
+  return NULL;
+}
+
+/* Every command passes here before Redis looks it up (commands that scripts run too: they never
+ * start with SEMSIM.AT). A prefix that can be applied sets the clock and goes. */
+static void at_filter(RedisModuleCommandFilterCtx* filter) {
+  size_t len;
+  const char* name = RM_StringPtrLen(RM_CommandFilterArgGet(filter, 0), &len);
+  if (len != 9 || strncasecmp(name, "SEMSIM.AT", 9) != 0) return;
   long long ns;
-  if (argc != 2) return RM_WrongArity(ctx);
-  if (RM_StringToLongLong(argv[1], &ns) != 0 || ns < 0)
-    return RM_ReplyWithError(ctx, "ERR SEMSIM.CLOCK wants nanoseconds since the Unix epoch");
-  if (!page || !(page->flags & SEMSIM_CLOCK_VIRTUAL)) return RM_ReplyWithError(ctx, "ERR Redis's clock is not virtual");
+  if (refusal(RM_CommandFilterArgsCount(filter), RM_CommandFilterArgGet(filter, 1), &ns)) return;
   /* semsim writes the page only while no request of its is in Redis: seq is even here. */
   inband_ns = ns;
   inband_seq = page->seq;
-  return RM_ReplyWithSimpleString(ctx, "OK");
+  RM_CommandFilterArgDelete(filter, 0);
+  RM_CommandFilterArgDelete(filter, 0);
+}
+
+/* SEMSIM.AT itself runs only when the filter refused the prefix: the command does not run (not at
+ * another instant) and the reply says why. */
+static int at_command(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
+  long long ns;
+  const char* why = refusal(argc, argc > 1 ? argv[1] : NULL, &ns);
+  return RM_ReplyWithError(ctx, why ? why : "ERR SEMSIM.AT was not applied");
 }
 
 int RedisModule_OnLoad(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
@@ -204,10 +231,14 @@ int RedisModule_OnLoad(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) 
   (void)argc;
   int (*get_api)(const char*, void*) = (int (*)(const char*, void*))((void**)ctx)[0];
   if (get_api("RedisModule_SetModuleAttribs", &RM_SetModuleAttribs) || get_api("RedisModule_CreateCommand", &RM_CreateCommand) ||
-      get_api("RedisModule_StringToLongLong", &RM_StringToLongLong) ||
-      get_api("RedisModule_ReplyWithSimpleString", &RM_ReplyWithSimpleString) ||
-      get_api("RedisModule_ReplyWithError", &RM_ReplyWithError) || get_api("RedisModule_WrongArity", &RM_WrongArity))
+      get_api("RedisModule_RegisterCommandFilter", &RM_RegisterCommandFilter) ||
+      get_api("RedisModule_CommandFilterArgsCount", &RM_CommandFilterArgsCount) ||
+      get_api("RedisModule_CommandFilterArgGet", &RM_CommandFilterArgGet) ||
+      get_api("RedisModule_CommandFilterArgDelete", &RM_CommandFilterArgDelete) ||
+      get_api("RedisModule_StringPtrLen", &RM_StringPtrLen) || get_api("RedisModule_StringToLongLong", &RM_StringToLongLong) ||
+      get_api("RedisModule_ReplyWithError", &RM_ReplyWithError))
     return 1; /* REDISMODULE_ERR */
   RM_SetModuleAttribs(ctx, "semsimclock", 1, 1 /* REDISMODULE_APIVER_1 */);
-  return RM_CreateCommand(ctx, "semsim.clock", clock_command, "fast", 0, 0, 0);
+  if (!RM_RegisterCommandFilter(ctx, at_filter, 0)) return 1;
+  return RM_CreateCommand(ctx, "semsim.at", at_command, "fast", 0, 0, 0);
 }
