@@ -31,8 +31,9 @@ class LeaseTracker {
   void set_exact_instants(bool exact) { exact_instants_ = exact; }
   // Acquire, release, refresh and lease rows (others are ignored, and so are negative client ids).
   // Inline, the rows of most histories: an acquire invoke, or an acquire that failed with at most
-  // one invoke outstanding (no lease to look up, the earliest invoke is the only one).
-  void add(const Event& e) {
+  // one invoke outstanding (no lease to look up, the earliest invoke is the only one). Forced:
+  // left to itself GCC calls it (callgrind: 365 -> 344 instructions an event of checking).
+  [[gnu::always_inline]] void add(const Event& e) {
     if (!timeout_us_ || e.client < 0) return;
     if (e.op == Op::acquire && e.phase != Phase::ok && static_cast<std::size_t>(e.client) < clients_.size()) {
       std::vector<std::int64_t>& invokes = clients_[static_cast<std::size_t>(e.client)].acquiring;
