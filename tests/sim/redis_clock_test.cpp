@@ -119,7 +119,8 @@ TEST_F(RedisClockTest, ARefusedPrefixRunsNothingAndSaysWhy) {
     EXPECT_TRUE(r.is_error());
     return r.text;
   };
-  EXPECT_NE(std::string::npos, refused({"SEMSIM.AT", "soon", "SET", "k", "v"}).find("nanoseconds")) << "an instant";
+  for (const char* instant : {"soon", "-5", "", "9223372036854775808", "12345678901234567890"})
+    EXPECT_NE(std::string::npos, refused({"SEMSIM.AT", instant, "SET", "k", "v"}).find("nanoseconds")) << instant;
   EXPECT_NE(std::string::npos, refused({"SEMSIM.AT", "5"}).find("a command")) << "a command to run";
   redis_.clock()->release();
   const std::string why = refused(redis_.clock()->at(Micros(0), {"SET", "k", "v"}));

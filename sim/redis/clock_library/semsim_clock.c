@@ -192,13 +192,26 @@ static int (*RM_CommandFilterArgsCount)(RedisModuleCommandFilterCtx*);
 static RedisModuleString* (*RM_CommandFilterArgGet)(RedisModuleCommandFilterCtx*, int);
 static int (*RM_CommandFilterArgDelete)(RedisModuleCommandFilterCtx*, int);
 static const char* (*RM_StringPtrLen)(const RedisModuleString*, size_t*);
-static int (*RM_StringToLongLong)(const RedisModuleString*, long long*);
 static int (*RM_ReplyWithError)(RedisModuleCtx*, const char*);
 
+/* The decimal digits of `s` as a number up to INT64_MAX, or -1. Not RM_StringToLongLong: it costs
+ * as much again as the rest of the filter (callgrind: 330 instructions a prefix). */
+static int64_t nanoseconds(const char* s, size_t len) {
+  if (len == 0 || len > 19) return -1;
+  uint64_t v = 0;
+  for (size_t i = 0; i < len; ++i) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    v = v * 10 + (uint64_t)(s[i] - '0');
+  }
+  return v > (uint64_t)INT64_MAX ? -1 : (int64_t)v;
+}
+
 /* Why a SEMSIM.AT prefix cannot be applied, or NULL (and the instant in *ns) if it can. */
-static const char* refusal(int argc, RedisModuleString* instant, long long* ns) {
+static const char* refusal(int argc, RedisModuleString* instant, int64_t* ns) {
   if (argc < 3) return "ERR SEMSIM.AT wants an instant and a command to run then";
-  if (RM_StringToLongLong(instant, ns) != 0 || *ns < 0) return "ERR SEMSIM.AT wants nanoseconds since the Unix epoch";
+  size_t len;
+  const char* digits = RM_StringPtrLen(instant, &len);
+  if ((*ns = nanoseconds(digits, len)) < 0) return "ERR SEMSIM.AT wants nanoseconds since the Unix epoch";
   if (!page || !(page->flags & SEMSIM_CLOCK_VIRTUAL)) return "ERR SEMSIM.AT: Redis's clock is not virtual";
   return NULL;
 }
@@ -209,7 +222,7 @@ static void at_filter(RedisModuleCommandFilterCtx* filter) {
   size_t len;
   const char* name = RM_StringPtrLen(RM_CommandFilterArgGet(filter, 0), &len);
   if (len != 9 || strncasecmp(name, "SEMSIM.AT", 9) != 0) return;
-  long long ns;
+  int64_t ns;
   if (refusal(RM_CommandFilterArgsCount(filter), RM_CommandFilterArgGet(filter, 1), &ns)) return;
   /* semsim writes the page only while no request of its is in Redis: seq is even here. */
   inband_ns = ns;
@@ -221,7 +234,7 @@ static void at_filter(RedisModuleCommandFilterCtx* filter) {
 /* SEMSIM.AT itself runs only when the filter refused the prefix: the command does not run (not at
  * another instant) and the reply says why. */
 static int at_command(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
-  long long ns;
+  int64_t ns;
   const char* why = refusal(argc, argc > 1 ? argv[1] : NULL, &ns);
   return RM_ReplyWithError(ctx, why ? why : "ERR SEMSIM.AT was not applied");
 }
@@ -235,7 +248,7 @@ int RedisModule_OnLoad(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) 
       get_api("RedisModule_CommandFilterArgsCount", &RM_CommandFilterArgsCount) ||
       get_api("RedisModule_CommandFilterArgGet", &RM_CommandFilterArgGet) ||
       get_api("RedisModule_CommandFilterArgDelete", &RM_CommandFilterArgDelete) ||
-      get_api("RedisModule_StringPtrLen", &RM_StringPtrLen) || get_api("RedisModule_StringToLongLong", &RM_StringToLongLong) ||
+      get_api("RedisModule_StringPtrLen", &RM_StringPtrLen) ||
       get_api("RedisModule_ReplyWithError", &RM_ReplyWithError))
     return 1; /* REDISMODULE_ERR */
   RM_SetModuleAttribs(ctx, "semsimclock", 1, 1 /* REDISMODULE_APIVER_1 */);
