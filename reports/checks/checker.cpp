@@ -199,7 +199,7 @@ void Checker::add(const Event& e) {
   const std::int64_t t = e.true_us;
   if (e.phase == Phase::invoke) {
     ++meta_.acquires;
-    ++c.stats.attempts;
+    ++c.attempts;
     c.pending = true;
     c.invoke_us = t;
     c.offset_sum_us += static_cast<double>(e.client_us) - static_cast<double>(t);
@@ -210,7 +210,7 @@ void Checker::add(const Event& e) {
   // An outcome without a recorded invoke (a truncated start) counts, without a latency.
   if (e.phase == Phase::ok) {
     ++meta_.granted;
-    ++c.stats.granted;
+    ++c.granted;
     holds_.grant(e.client, t, e.identifier, e.client_us - e.true_us);
     if (masters_ > 1 && !driver_) on_votes(e);
     waits_.granted(e.client, t);
@@ -222,7 +222,7 @@ void Checker::add(const Event& e) {
     }
   } else if (e.phase == Phase::fail) {
     ++meta_.rejected;
-    ++c.stats.rejected;
+    ++c.rejected;
     std::int64_t invoke_us = c.pending ? c.invoke_us : t;
     if (c.pending) {
       latency_.add(t - c.invoke_us);
@@ -232,7 +232,7 @@ void Checker::add(const Event& e) {
     liveness_.acquire_refused(e.client);
   } else {  // info: may have been granted
     ++meta_.acquire_unknown;
-    ++c.stats.unknown;
+    ++c.unknown;
     holds_.possible(e.client);
     liveness_.acquire_settled(e.client);
     if (c.pending) fifo_.abandoned(e.client);
@@ -313,13 +313,9 @@ Summary Checker::finish(const RunStats& stats) const {
 
   for (std::size_t id = 0; id < clients_.size(); ++id) {
     const ClientState& c = clients_[id];
-    if (c.stats.attempts == 0 && c.stats.granted == 0 && c.stats.rejected == 0) continue;
-    ClientStats cs = c.stats;
-    cs.client = static_cast<int>(id);
-    cs.mean_offset_ms = c.stats.attempts
-                            ? c.offset_sum_us / 1000.0 / static_cast<double>(c.stats.attempts)
-                            : 0.0;
-    s.per_client.push_back(cs);
+    if (c.attempts == 0 && c.granted == 0 && c.rejected == 0) continue;
+    const double mean_offset_ms = c.attempts ? c.offset_sum_us / 1000.0 / static_cast<double>(c.attempts) : 0.0;
+    s.per_client.push_back({static_cast<int>(id), c.attempts, c.granted, c.rejected, c.unknown, mean_offset_ms});
   }
   s.jain_index = jain_index(s.per_client);
   SkewSuccess skew = skew_success(s.per_client);

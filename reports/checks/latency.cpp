@@ -1,5 +1,6 @@
 #include "reports/checks/latency.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace semsim {
@@ -31,28 +32,46 @@ std::int64_t value_of(std::size_t index) {
 void LatencyHistogram::add_slow(std::int64_t us) {
   // True time never runs backwards, so a negative latency is a malformed history; clamp it to 0
   // rather than index out of range.
-  std::size_t i = index_of(us < 0 ? 0 : static_cast<std::uint64_t>(us));
-  if (i >= counts_.size()) counts_.resize(i + 1, 0);
-  ++counts_[i];
+  const std::uint64_t v = us < 0 ? 0 : static_cast<std::uint64_t>(us);
+  if (v < kExact) {
+    if (low_.empty()) low_.resize(kExact, 0);
+    if (++low_[v] == 0) carry(static_cast<std::int64_t>(v));
+  } else {
+    const std::size_t i = index_of(v);
+    if (i >= counts_.size()) counts_.resize(i + 1, 0);
+    ++counts_[i];
+  }
   ++count_;
+}
+
+void LatencyHistogram::carry(std::int64_t us) {
+  const auto i = static_cast<std::size_t>(us);
+  if (i >= counts_.size()) counts_.resize(i + 1, 0);
+  counts_[i] += std::uint64_t{1} << 16;
+}
+
+std::uint64_t LatencyHistogram::at(std::size_t index) const {
+  return (index < counts_.size() ? counts_[index] : 0) + (index < low_.size() ? low_[index] : 0);
 }
 
 std::optional<std::int64_t> LatencyHistogram::percentile_us(int percent) const {
   if (count_ == 0) return std::nullopt;
   std::uint64_t rank = (static_cast<std::uint64_t>(percent) * count_ + 99) / 100;  // ceil
   if (rank == 0) rank = 1;
+  const std::size_t n = std::max(counts_.size(), low_.size());
   std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < counts_.size(); ++i) {
-    seen += counts_[i];
+  for (std::size_t i = 0; i < n; ++i) {
+    seen += at(i);
     if (seen >= rank) return value_of(i);
   }
-  return value_of(counts_.size() - 1);
+  return value_of(n - 1);
 }
 
 std::vector<std::pair<std::int64_t, std::uint64_t>> LatencyHistogram::buckets() const {
   std::vector<std::pair<std::int64_t, std::uint64_t>> out;
-  for (std::size_t i = 0; i < counts_.size(); ++i)
-    if (counts_[i]) out.emplace_back(value_of(i), counts_[i]);
+  const std::size_t n = std::max(counts_.size(), low_.size());
+  for (std::size_t i = 0; i < n; ++i)
+    if (const std::uint64_t c = at(i)) out.emplace_back(value_of(i), c);
   return out;
 }
 

@@ -194,5 +194,23 @@ TEST(LatencyHistogram, ExactBelow16msThenWithinAFractionOfAPermille) {
   EXPECT_GE(v, 1'000'001 - 1'000'001 / 8192);
 }
 
+// The exact buckets count in 16 bits and carry the rest: no count wraps.
+TEST(LatencyHistogram, ACountPastSixteenBitsIsExact) {
+  LatencyHistogram l;
+  for (int i = 0; i < 3 * 65'536 + 5; ++i) l.add(7);
+  l.add(8);
+  l.add(-3);  // clamped to 0
+  using Buckets = std::vector<std::pair<std::int64_t, std::uint64_t>>;
+  EXPECT_EQ(l.buckets(), (Buckets{{0, 1}, {7, 3 * 65'536 + 5}, {8, 1}}));
+  EXPECT_EQ(l.count(), 3u * 65'536 + 7);
+  EXPECT_EQ(l.percentile_us(99), 7);
+  EXPECT_EQ(l.percentile_us(100), 8);
+  LatencyHistogram same;
+  for (int i = 0; i < 3 * 65'536 + 5; ++i) same.add(7);
+  same.add(-3);
+  same.add(8);
+  EXPECT_EQ(l, same);
+}
+
 }  // namespace
 }  // namespace semsim
