@@ -514,7 +514,8 @@ void Simulation::State::send_ahead(std::vector<Scheduler::Ahead> ahead) {
     const bool set_here = master.redis_clock && clock_set[m] != a.time && !a.delivery.commands.empty();
     if (set_here) {
       clock_set[m] = a.time;
-      a.delivery.commands.front() = master.redis_clock->at(master.server_clock.read(a.time), std::move(a.delivery.commands.front()));
+      Command& first = a.delivery.commands.front();
+      first = master.redis_clock->at(master.server_clock.read(a.time), std::move(first));
     }
     auto slot = std::make_shared<Replies::Slot>();
     master.link->submit(std::move(a.delivery.commands),
