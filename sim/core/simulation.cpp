@@ -70,9 +70,8 @@ void Simulation::check_server_clock_range() const {
   if (options_.mode != TimeMode::virtual_time) return;  // paced: Redis keeps its own clock
   for (std::size_t m = 0; m < masters_.size(); ++m) {
     if (!masters_[m].clock) continue;
-    const auto spec = inputs_.masters.find(static_cast<int>(m) + 1);
     semsim::check_server_clock_range(options_, inputs_.actions, masters_[m].clock->settable(), static_cast<int>(m),
-                                     spec == inputs_.masters.end() ? MasterSpec{} : spec->second);
+                                     inputs_.master(static_cast<int>(m) + 1));
   }
 }
 
