@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "algorithms/api/resp_command.h"
 #include "sim/drivers/real_clock.h"
 #include "sim/drivers/resp_stream.h"
 

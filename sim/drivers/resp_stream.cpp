@@ -55,12 +55,6 @@ void CommandCounter::feed(std::string_view bytes) {
   }
 }
 
-std::string resp_command(const std::vector<std::string>& words) {
-  std::string out = "*" + std::to_string(words.size()) + "\r\n";
-  for (const std::string& w : words) out += "$" + std::to_string(w.size()) + "\r\n" + w + "\r\n";
-  return out;
-}
-
 std::size_t swallow_replies(std::string_view bytes, int& left, std::string& error) {
   std::size_t used = 0;
   while (left > 0 && error.empty()) {

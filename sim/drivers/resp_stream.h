@@ -27,9 +27,6 @@ class CommandCounter {
   std::uint64_t commands_ = 0;
 };
 
-// A command as RESP (an array of bulk strings).
-std::string resp_command(const std::vector<std::string>& words);
-
 // Consumes up to `left` replies from the front of `bytes`; only single-line replies (+, -, :),
 // which is what AUTH and SELECT answer. Returns how many bytes it consumed; sets `error` to the
 // first error reply's text (or to a description of a reply it cannot read).

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/api/protocol.h"
+#include "algorithms/api/resp_command.h"
 
 namespace semsim {
 namespace {
@@ -32,6 +33,15 @@ TEST(Protocol, AFailedOrAbortedExecThrowsAndASuccessfulOneGivesTheInnerReplies) 
   EXPECT_THROW(transaction_replies({Reply::of_status("OK"), Reply::of_error("EXECABORT Transaction discarded")}),
                ReplyError);
   EXPECT_THROW(transaction_replies({Reply::of_status("OK"), Reply::nil()}), ReplyError);  // aborted (WATCH)
+}
+
+TEST(Protocol, ACommandGoesOnTheWireAsAnArrayOfBulkStringsWhateverItsBytes) {
+  EXPECT_EQ(resp_command({"EVALSHA", "abc", "1", "k"}), "*4\r\n$7\r\nEVALSHA\r\n$3\r\nabc\r\n$1\r\n1\r\n$1\r\nk\r\n");
+  EXPECT_EQ(resp_command({"SET", "k", std::string("a\r\n\0b", 5), ""}),
+            std::string("*4\r\n$3\r\nSET\r\n$1\r\nk\r\n$5\r\na\r\n\0b\r\n$0\r\n\r\n", 37));
+  std::string out = "x";
+  append_resp_command(out, {"PING"});
+  EXPECT_EQ(out, "x*1\r\n$4\r\nPING\r\n");
 }
 
 }  // namespace

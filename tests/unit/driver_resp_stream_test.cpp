@@ -2,6 +2,7 @@
 // and the replies to its own AUTH/SELECT swallowed.
 #include <gtest/gtest.h>
 
+#include "algorithms/api/resp_command.h"
 #include "sim/drivers/resp_stream.h"
 
 namespace semsim {
