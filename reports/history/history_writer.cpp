@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <stdexcept>
 
@@ -12,18 +14,25 @@
 namespace semsim {
 
 void append_history_row(std::string& out, const Event& e) {
-  append_uint(out, e.seq);
-  out.push_back(',');
-  append_int(out, e.true_us);
-  out.push_back(',');
-  append_int(out, e.client);
-  out.push_back(',');
-  out.append(to_string(e.op));
-  out.push_back(',');
-  out.append(to_string(e.phase));
-  out.push_back(',');
-  append_int(out, e.client_us);
-  out.push_back(',');
+  // The fixed columns go through a buffer on the stack and reach `out` in one append: appended
+  // piece by piece they were 1,300 instructions a row, a tenth of a virtual run's.
+  char row[128];  // at most 3 x 20 digits, 2 words of at most 13 letters, 6 commas
+  char* p = row;
+  const auto number = [&p](auto v) { p = std::to_chars(p, p + 20, v).ptr; };
+  const auto text = [&p](std::string_view s) { p = std::copy(s.begin(), s.end(), p); };
+  number(e.seq);
+  *p++ = ',';
+  number(e.true_us);
+  *p++ = ',';
+  number(e.client);
+  *p++ = ',';
+  text(to_string(e.op));
+  *p++ = ',';
+  text(to_string(e.phase));
+  *p++ = ',';
+  number(e.client_us);
+  *p++ = ',';
+  out.append(row, p);
   append_csv_field(out, e.identifier);
   out.push_back(',');
   append_csv_field(out, e.detail);
