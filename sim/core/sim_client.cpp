@@ -50,21 +50,18 @@ void SimClient::when_awake(std::function<void()> f) {
   f();
 }
 
-namespace {
-struct WakeAt {
-  Scheduler& scheduler;
-  TrueTime at;
-  std::function<void(std::coroutine_handle<>)> wake;
-  bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) {
-    scheduler.at(at, [w = wake, h] { w(h); });
-  }
-  void await_resume() const noexcept {}
-};
-}  // namespace
-
 Task<void> SimClient::sleep(Micros d) {
-  WakeAt wake_at{scheduler_, scheduler_.now() + std::max(d, Micros(0)), [this](auto h) { wake(h); }};
+  struct WakeAt {
+    SimClient& client;
+    TrueTime at;
+    bool await_ready() const noexcept { return false; }
+    // Two pointers: the step fits in std::function's own storage, no allocation.
+    void await_suspend(std::coroutine_handle<> h) {
+      client.scheduler_.at(at, [c = &client, h] { c->wake(h); });
+    }
+    void await_resume() const noexcept {}
+  };
+  WakeAt wake_at{*this, scheduler_.now() + std::max(d, Micros(0))};
   co_await wake_at;
 }
 
@@ -90,6 +87,7 @@ struct SimClient::Exchange {
   std::vector<Command> commands;
   bool atomic;
   std::vector<Replies> answers;  // one per delivery: the transaction, or each command of a pipeline
+  std::size_t remaining = 0;     // deliveries of a pipeline not answered yet
   std::vector<Reply> replies;
   std::string lost;        // why the connection dropped under it
   bool timed_out = false;  // no answer within the master timeout
@@ -211,18 +209,19 @@ void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
   // continues once the last reply is back (replies come back in order).
   const std::size_t n = exchange.commands.size();
   out->resize(n);
-  auto remaining = std::make_shared<std::size_t>(n);
+  exchange.remaining = n;
   for (std::size_t i = 0; i < n; ++i) {
-    std::vector<Command> one;
-    one.push_back(std::move(exchange.commands[i]));
+    // A single command travels in the exchange's own vector.
+    std::vector<Command> one = n == 1 ? std::move(exchange.commands) : std::vector<Command>{};
+    if (n > 1) one.push_back(std::move(exchange.commands[i]));
     scheduler_.deliver_at(link.network.outbound(sent),
                           Delivery{std::move(one),
-                                   [this, &link, out, id, i, remaining](Replies r) {
-                                     if (!waiting(id)) return;  // its exchange ended: `out` may be gone
+                                   [this, &link, ex = &exchange, id, i](Replies r) {
+                                     if (!waiting(id)) return;  // its exchange ended: `ex` may be gone
                                      if (link.cut_at(scheduler_.now())) return;  // the answer is lost
-                                     (*out)[i] = std::move(r);
+                                     ex->answers[i] = std::move(r);
                                      const TrueTime back = link.network.inbound(scheduler_.now());
-                                     if (--*remaining == 0) scheduler_.at(back, [this, id] { finish(id); });
+                                     if (--ex->remaining == 0) scheduler_.at(back, [this, id] { finish(id); });
                                    },
                                    on_the_wire, master});
   }
