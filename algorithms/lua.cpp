@@ -60,7 +60,8 @@ return redis.call('ZREM', KEYS[1], ARGV[1])
 }  // namespace
 
 LuaSemaphore::LuaSemaphore(SemaphoreConfig config)
-    : config_(std::move(config)), fence_(config_.name + ":fence"),
+    : config_(std::move(config)), fence_(config_.name + ":fence"), holders_key_{config_.name},
+      acquire_keys_{config_.name, fence_},
       acquire_{kAcquireLua, {}}, refresh_{kRefreshLua, {}}, release_{kReleaseLua, {}} {}
 
 Task<void> LuaSemaphore::prepare(Client& client) {
@@ -78,9 +79,8 @@ std::string LuaSemaphore::server_time_arg(const Client& client) const {
 }
 
 Task<Reply> LuaSemaphore::run(Client& client, Script& script, std::vector<std::string> args) {
-  std::vector<std::string> keys{config_.name};
-  if (&script == &acquire_) keys.push_back(fence_);
-  Reply reply = co_await evalsha(client.redis(), script.source, script.sha, std::move(keys), std::move(args));
+  const std::vector<std::string>& keys = &script == &acquire_ ? acquire_keys_ : holders_key_;
+  Reply reply = co_await evalsha(client.redis(), script.source, script.sha, keys, args);
   co_return reply;
 }
 

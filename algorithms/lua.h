@@ -29,6 +29,7 @@ class LuaSemaphore : public Semaphore {
 
   SemaphoreConfig config_;
   std::string fence_;
+  std::vector<std::string> holders_key_, acquire_keys_;  // KEYS of refresh and release; of acquire
   Script acquire_, refresh_, release_;
 };
 

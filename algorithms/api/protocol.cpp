@@ -6,20 +6,34 @@
 
 namespace semsim {
 
-Task<Reply> evalsha(Redis& redis, const std::string& source, std::string& sha, std::vector<std::string> keys,
-                    std::vector<std::string> args) {
+namespace {
+
+Command evalsha_command(const std::string& sha, const std::vector<std::string>& keys,
+                        const std::vector<std::string>& args) {
   // An unloaded script is called under a SHA1 that names nothing: Redis answers NOSCRIPT.
-  Command command{"EVALSHA", sha.empty() ? std::string(40, '0') : sha, num(static_cast<long long>(keys.size()))};
-  command.insert(command.end(), std::make_move_iterator(keys.begin()), std::make_move_iterator(keys.end()));
-  command.insert(command.end(), std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
-  Reply reply = co_await redis.call(command);
+  Command command;
+  command.reserve(3 + keys.size() + args.size());
+  command.push_back("EVALSHA");
+  command.push_back(sha.empty() ? std::string(40, '0') : sha);
+  command.push_back(num(static_cast<long long>(keys.size())));
+  command.insert(command.end(), keys.begin(), keys.end());
+  command.insert(command.end(), args.begin(), args.end());
+  return command;
+}
+
+}  // namespace
+
+Task<Reply> evalsha(Redis& redis, const std::string& source, std::string& sha, const std::vector<std::string>& keys,
+                    const std::vector<std::string>& args) {
+  // The retry builds its command again rather than keeping a copy of the first: a copy would cost
+  // every call, and a retry is rare.
+  Reply reply = co_await redis.call(evalsha_command(sha, keys, args));
   if (!reply.is_error() || !reply.text.starts_with("NOSCRIPT")) co_return reply;
   mark(Mark::noscript_reload);
   Reply loaded = co_await redis.call(cmd("SCRIPT", "LOAD", source));
   if (loaded.is_error()) throw ReplyError("SCRIPT LOAD failed: " + loaded.text);
   sha = loaded.text;
-  command[1] = sha;
-  Reply again = co_await redis.call(std::move(command));
+  Reply again = co_await redis.call(evalsha_command(sha, keys, args));
   co_return again;
 }
 

@@ -48,9 +48,10 @@ inline Task<std::vector<Reply>> batch(Redis& redis, bool atomic, std::vector<Com
 // When Redis answers NOSCRIPT (it restarted, failed over, or someone ran SCRIPT FLUSH), the script
 // is loaded again, its new SHA1 kept in `sha`, and called once more. The one place that does
 // this, for the built-in variants and users' scripts alike. A failed reload throws ReplyError;
-// any other reply, error or not, is the caller's to read. `sha` empty: not loaded yet.
-Task<Reply> evalsha(Redis& redis, const std::string& source, std::string& sha, std::vector<std::string> keys,
-                    std::vector<std::string> args);
+// any other reply, error or not, is the caller's to read. `sha` empty: not loaded yet. `keys` and
+// `args` are read until it returns: co_await it at once.
+Task<Reply> evalsha(Redis& redis, const std::string& source, std::string& sha, const std::vector<std::string>& keys,
+                    const std::vector<std::string>& args);
 
 // The elements of an array reply; an error reply where an array was needed throws ReplyError.
 const std::vector<Reply>& elements_of(const Reply& reply);

@@ -344,7 +344,7 @@ class ScriptSemaphore : public Semaphore {
     check_own_keys(script, keys, all, values.reply);
     Reply reply;
     try {
-      reply = co_await evalsha(redis, script.source, script.sha, std::move(keys), std::move(args));
+      reply = co_await evalsha(redis, script.source, script.sha, keys, args);
     } catch (const ReplyError& e) {
       throw ReplyError(script.path + ": " + e.what());  // every message names the script
     }
