@@ -113,31 +113,54 @@ struct SimClient::Exchange {
   }
 };
 
+namespace {
+// The entry for `id` in a vector of (id, value) sorted by id; null if there is none.
+template <typename Entries>
+auto* find_by_id(Entries& entries, std::uint64_t id) {
+  const auto it = std::lower_bound(entries.begin(), entries.end(), id,
+                                   [](const auto& e, std::uint64_t i) { return e.first < i; });
+  return it != entries.end() && it->first == id ? &it->second : nullptr;
+}
+}  // namespace
+
+SimClient::InFlight* SimClient::find_in_flight(std::uint64_t id) { return find_by_id(in_flight_, id); }
+
+SimClient::InFlight& SimClient::in_flight(std::uint64_t id) {
+  if (InFlight* f = find_in_flight(id)) return *f;
+  throw std::out_of_range("no request " + std::to_string(id) + " in flight");
+}
+
+void SimClient::forget(std::uint64_t id) {
+  std::erase_if(in_flight_, [id](const auto& f) { return f.first == id; });
+}
+
 bool SimClient::waiting(std::uint64_t id) const {
-  const auto it = in_flight_.find(id);
-  return it != in_flight_.end() && !it->second.settled;
+  const InFlight* f = find_by_id(in_flight_, id);
+  return f != nullptr && !f->settled;
 }
 
 void SimClient::settle(std::uint64_t id) {
-  in_flight_.at(id).settled = true;
+  in_flight(id).settled = true;
   when_awake([this, id] {
-    const auto it = in_flight_.find(id);
-    if (it == in_flight_.end()) return;  // abandoned meanwhile
-    const std::coroutine_handle<> h = it->second.handle;
-    in_flight_.erase(it);
+    const InFlight* f = find_in_flight(id);
+    if (f == nullptr) return;  // abandoned meanwhile
+    const std::coroutine_handle<> h = f->handle;
+    forget(id);
     h.resume();
   });
 }
 
 void SimClient::finish(std::uint64_t id) {
   if (!waiting(id)) return;  // ended already: its connection dropped, or it timed out
-  Exchange& exchange = *in_flight_.at(id).exchange;
+  Exchange& exchange = *in_flight(id).exchange;
   // The replies are read when they reach the client: requests sent ahead may have been answered
   // while the simulation went on. A failed link throws here and ends the run; a master that was
   // down refused the connection (ConnectionLost), which ends this request alone.
   try {
-    for (Replies& answer : exchange.answers)
-      for (Reply& reply : answer.take()) exchange.replies.push_back(std::move(reply));
+    if (exchange.answers.size() == 1) exchange.replies = exchange.answers[0].take();  // as it came
+    else
+      for (Replies& answer : exchange.answers)
+        for (Reply& reply : answer.take()) exchange.replies.push_back(std::move(reply));
   } catch (const ConnectionLost& e) {
     exchange.lost = e.what();
   }
@@ -147,7 +170,7 @@ void SimClient::finish(std::uint64_t id) {
 void SimClient::time_out(std::uint64_t id) {
   if (!waiting(id)) return;
   mark(Mark::master_no_answer);
-  in_flight_.at(id).exchange->timed_out = true;
+  in_flight(id).exchange->timed_out = true;
   settle(id);
 }
 
@@ -170,7 +193,7 @@ void SimClient::lose_in_flight(int master, const std::string& why) {
   if (!lost.empty()) mark(Mark::in_flight_at_connection_loss);
   for (std::uint64_t id : lost) {
     if (!waiting(id)) continue;
-    in_flight_.at(id).exchange->lost = why;
+    in_flight(id).exchange->lost = why;
     settle(id);
   }
 }
@@ -183,7 +206,7 @@ void SimClient::cut(int master, TrueTime until) {
 void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
   const TrueTime sent = scheduler_.now();
   const std::uint64_t id = next_exchange_++;
-  in_flight_.emplace(id, InFlight{&exchange, h});
+  in_flight_.emplace_back(id, InFlight{&exchange, h});
   exchange.id = id;
   Link& link = *links_.at(static_cast<std::size_t>(exchange.master));
   if (master_timeout_) scheduler_.at(sent + *master_timeout_, [this, id] { time_out(id); });

@@ -5,7 +5,6 @@
 
 #include <coroutine>
 #include <functional>
-#include <map>
 #include <string>
 #include <memory>
 #include <optional>
@@ -109,7 +108,9 @@ class SimClient final : public Client {
   // The outcome is in: the client reads it when awake (unless the exchange is gone meanwhile).
   void settle(std::uint64_t id);
   void lose_in_flight(int master, const std::string& why);
-  void forget(std::uint64_t id) { in_flight_.erase(id); }
+  void forget(std::uint64_t id);
+  InFlight* find_in_flight(std::uint64_t id);  // null once it is gone
+  InFlight& in_flight(std::uint64_t id);       // throws std::out_of_range once it is gone
   void wake(std::coroutine_handle<> h);
   static Task<void> guarded(Task<void> task, SimClient& self);
 
@@ -127,7 +128,9 @@ class SimClient final : public Client {
   std::vector<Task<void>> tasks_;
   std::size_t prune_at_ = 64;  // spawn() drops finished tasks when there are this many
   std::uint64_t next_exchange_ = 0;
-  std::map<std::uint64_t, InFlight> in_flight_;  // by send order
+  // By send order (ids only grow): a client has a few requests in flight at most, so a sorted
+  // vector, which costs no allocation a request (a map costs one).
+  std::vector<std::pair<std::uint64_t, InFlight>> in_flight_;
   std::function<void(std::exception_ptr)> on_failure_;
 };
 
