@@ -1,8 +1,10 @@
 #include "reports/outputs/timeline.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <map>
+#include <queue>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -21,9 +23,16 @@ namespace {
 // Hold flags, as the page's script reads them.
 enum : int { kPossible = 1, kWitness = 2, kMerged = 4, kOpen = 8 };
 
+// No instant (no invoke yet, no lease): below every true_us a history can hold (run_rows.h).
+constexpr std::int64_t kNone = INT64_MIN;
+
+// While streaming, instants are a history's own (true_us): the start of the history, the timeout
+// and the run's end are the Summary's, known only when the page is written.
 struct Hold {
-  std::int64_t a, b;       // [a, b) true time, µs from the start of the history
-  std::int64_t lease = -1;  // when its lease ran out (invoke + timeout), -1 without a timeout
+  std::int64_t a, b;  // [a, b) true time; on the page, µs from the start of the history
+  // While streaming, the invoke its lease counts from (kNone: none); on the page, when the lease
+  // ran out (that invoke + timeout), -1 without one.
+  std::int64_t lease = kNone;
   int flags = 0;
   int count = 1;  // holds merged into this one
 };
@@ -34,17 +43,26 @@ struct Row {
   std::vector<std::int64_t> crashes;  // t
   std::vector<std::int64_t> jumps;    // t, by pairs
   double offset_ms = 0;
-  // While reading.
+  // While streaming.
+  bool acquires = false;  // an acquire invoke, ok or fail: one of Summary::per_client
   bool holding = false, maybe = false, paused = false;
-  std::int64_t since = 0, maybe_since = 0, pause_since = 0, lease = -1;
-  std::int64_t acquire_invoked = -1, refresh_invoked = -1;
+  std::int64_t since = 0, maybe_since = 0, pause_since = 0, lease_from = kNone;
+  std::int64_t acquire_invoked = kNone, refresh_invoked = kNone;
 };
 
 struct ServerMark {
-  std::string kind;
+  Op kind;
   std::int64_t a, b;  // a span, or a == b for an instant
   std::string detail;
 };
+
+// A detail as history.csv holds it (append_csv_field writes a line break as a space), so that a
+// page streamed from a run is the page of its file.
+std::string as_written(std::string_view detail) {
+  std::string out(detail);
+  std::replace_if(out.begin(), out.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  return out;
+}
 
 // A JSON string literal, safe inside a <script> element.
 std::string json_string(std::string_view s) {
@@ -104,13 +122,132 @@ void merge_holds(Row& r, std::int64_t gap) {
 
 }  // namespace
 
-void write_timeline_html(const std::string& history_path, const std::string& html_path, const Summary& s,
-                         int max_clients, std::size_t max_bars) {
-  // Rows: the lowest client ids that ever acquired.
+// Rows. The page draws the lowest `max_clients` ids among the clients with an acquire invoke, ok
+// or fail (Summary::per_client); a client may acquire first late in the run, so while streaming
+// that set is not known yet. It is bounded though: once `max_clients` acquiring clients have been
+// seen, a client above the largest of the `max_clients` smallest ids seen acquiring (`bound`) can
+// never be drawn (that many lower ids already acquire, and the set only grows), and the bound only
+// falls. So rows are kept for ids up to the bound (every id until `max_clients` acquiring clients
+// were seen), and those above are dropped as it falls: at most `max_clients` rows of acquiring
+// clients, and besides them only clients below the bound that have not acquired (yet). The
+// Summary picks the rows at write time, so the page keeps exactly the rows a second read of the
+// file would.
+struct TimelineBuilder::State {
+  explicit State(int max) : max_clients(max), bound(max > 0 ? INT_MAX : -1) {}
+
+  // Client `id`'s first acquire that makes it one of per_client: it may lower the bound.
+  void acquiring(int id) {
+    acquirers.push(id);
+    if (static_cast<int>(acquirers.size()) > max_clients) acquirers.pop();
+    if (static_cast<int>(acquirers.size()) == max_clients && acquirers.top() < bound) {
+      bound = acquirers.top();
+      rows.erase(rows.upper_bound(bound), rows.end());
+    }
+  }
+
+  int max_clients;
+  int bound;  // rows are kept for ids <= bound
+  std::priority_queue<int> acquirers;  // the max_clients smallest ids seen acquiring, the largest on top
   std::map<int, Row> rows;
-  for (const ClientStats& c : s.per_client)
-    if (static_cast<int>(rows.size()) < max_clients) rows[c.client].offset_ms = c.mean_offset_ms;
-  const int hidden = static_cast<int>(s.per_client.size()) - static_cast<int>(rows.size());
+  std::vector<ServerMark> server;
+  std::vector<std::int64_t> stale;  // t, believers Redis no longer counted
+};
+
+TimelineBuilder::TimelineBuilder(int max_clients) : state_(std::make_unique<State>(max_clients)) {}
+TimelineBuilder::~TimelineBuilder() = default;
+
+void TimelineBuilder::add(const Event& e) {
+  State& st = *state_;
+  const std::int64_t t = e.true_us;
+  if (e.client == 0 && (is_server_fault(e.op) || e.op == Op::server_jump || e.op == Op::sample)) {
+    std::string detail = as_written(e.detail);
+    KeyValues kv;
+    try {
+      kv = KeyValues::parse(detail);
+    } catch (const std::invalid_argument&) {
+    }
+    // Within the instants' own bounds (run_rows.h), so that t + length stays inside 64 bits
+    // whatever a row's detail says.
+    const auto number = [&](std::string_view key) -> std::int64_t {
+      try {
+        return std::clamp(kv.get_int(key).value_or(0), -kMaxHistoryUs, kMaxHistoryUs);
+      } catch (const std::invalid_argument&) {
+        return 0;
+      }
+    };
+    if (e.op == Op::sample) {
+      if (const std::int64_t n = number("stale"); n > 0) st.stale.insert(st.stale.end(), {t, n});
+    } else if (e.op == Op::redis_pause) {
+      st.server.push_back({e.op, t, t + number("length_us"), std::move(detail)});
+    } else if (e.op == Op::failover) {
+      st.server.push_back({e.op, t - number("lag_us"), t, std::move(detail)});
+    } else {
+      st.server.push_back({e.op, t, t, std::move(detail)});
+    }
+    return;
+  }
+  if (e.op == Op::run || e.client < 0 || e.client > st.bound) return;
+  Row& r = st.rows[e.client];
+  const auto end_hold = [&] {
+    if (r.holding) r.holds.push_back({r.since, t, r.lease_from, 0, 1});
+    if (r.maybe) r.holds.push_back({r.maybe_since, t, kNone, kPossible, 1});
+    r.holding = r.maybe = false;
+  };
+  switch (e.op) {
+    case Op::acquire:
+      if (e.phase != Phase::info && !r.acquires) {
+        r.acquires = true;
+        st.acquiring(e.client);  // drops only rows above this one: `r` stays
+      }
+      if (e.phase == Phase::invoke) {
+        r.acquire_invoked = t;
+      } else if (e.phase == Phase::ok && !r.holding) {
+        if (r.maybe) end_hold();
+        r.holding = true;
+        r.since = t;
+        r.lease_from = r.acquire_invoked;
+      } else if (e.phase == Phase::info && !r.holding && !r.maybe) {
+        r.maybe = true;
+        r.maybe_since = t;
+      }
+      break;
+    case Op::refresh:
+      if (e.phase == Phase::invoke) r.refresh_invoked = t;
+      if (e.phase == Phase::ok && r.holding && r.refresh_invoked != kNone) r.lease_from = r.refresh_invoked;
+      if (e.phase == Phase::fail) end_hold();
+      break;
+    case Op::release:
+      if (e.phase == Phase::invoke) end_hold();
+      break;
+    case Op::crash:
+      end_hold();
+      r.crashes.push_back(t);
+      break;
+    case Op::pause:
+      if (!r.paused) r.paused = true, r.pause_since = t;
+      break;
+    case Op::resume:
+      if (r.paused) r.pauses.insert(r.pauses.end(), {r.pause_since, t});
+      r.paused = false;
+      break;
+    case Op::jump: {
+      std::int64_t by = 0;
+      try {
+        by = KeyValues::parse(as_written(e.detail)).get_int("by_us").value_or(0);
+      } catch (const std::invalid_argument&) {
+      }
+      r.jumps.insert(r.jumps.end(), {t, by});
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+std::size_t TimelineBuilder::rows_held() const { return state_->rows.size(); }
+
+void TimelineBuilder::write(const std::string& html_path, const Summary& s, std::size_t max_bars) {
+  State& st = *state_;
   const std::int64_t t0 = s.start_us;
   const std::int64_t span = std::max<std::int64_t>(s.end_us - s.start_us, 1);
   const std::int64_t timeout_us = s.timeout_ms ? *s.timeout_ms * 1000 : -1;
@@ -119,103 +256,35 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
   for (const Episode& e : s.episodes)
     for (const HoldRef& h : e.witness) witnesses.insert({h.client, h.since_us});
 
-  std::vector<ServerMark> server;
-  std::vector<std::int64_t> stale;  // t, believers Redis no longer counted
-  HistoryReader reader(history_path);
-  Event e;
-  while (reader.next(e)) {
-    const std::int64_t t = e.true_us - t0;
-    if (e.client == 0 && (is_server_fault(e.op) || e.op == Op::server_jump || e.op == Op::sample)) {
-      KeyValues kv;
-      try {
-        kv = KeyValues::parse(e.detail);
-      } catch (const std::invalid_argument&) {
-      }
-      // Within the instants' own bounds (run_rows.h), so that t + length stays inside 64 bits
-      // whatever a row's detail says.
-      const auto number = [&](std::string_view key) -> std::int64_t {
-        try {
-          return std::clamp(kv.get_int(key).value_or(0), -kMaxHistoryUs, kMaxHistoryUs);
-        } catch (const std::invalid_argument&) {
-          return 0;
-        }
-      };
-      if (e.op == Op::sample) {
-        if (const std::int64_t n = number("stale"); n > 0) stale.insert(stale.end(), {t, n});
-      } else if (e.op == Op::redis_pause) {
-        server.push_back({"redis_pause", t, t + number("length_us"), e.detail});
-      } else if (e.op == Op::failover) {
-        server.push_back({"failover", std::max<std::int64_t>(0, t - number("lag_us")), t, e.detail});
-      } else {
-        server.push_back({std::string(to_string(e.op)), t, t, e.detail});
-      }
-      continue;
+  // Rows: the lowest client ids that ever acquired, their instants from the start of the history.
+  std::map<int, Row> rows;
+  for (const ClientStats& c : s.per_client) {
+    if (static_cast<int>(rows.size()) >= st.max_clients) break;
+    Row& r = rows[c.client];
+    if (const auto it = st.rows.find(c.client); it != st.rows.end()) r = std::move(it->second);
+    r.offset_ms = c.mean_offset_ms;
+    // Whatever is still open runs to the end of the history.
+    if (r.holding) r.holds.push_back({r.since, t0 + span, r.lease_from, kOpen, 1});
+    if (r.maybe) r.holds.push_back({r.maybe_since, t0 + span, kNone, kPossible | kOpen, 1});
+    if (r.paused) r.pauses.insert(r.pauses.end(), {r.pause_since, t0 + span});
+    for (Hold& h : r.holds) {
+      if (!(h.flags & kPossible) && witnesses.count({c.client, h.a})) h.flags |= kWitness;
+      h.lease = timeout_us >= 0 && h.lease != kNone ? h.lease - t0 + timeout_us : -1;
+      h.a -= t0;
+      h.b -= t0;
     }
-    auto it = rows.find(e.client);
-    if (e.op == Op::run || it == rows.end()) continue;
-    Row& r = it->second;
-    const auto end_hold = [&](bool open) {
-      if (r.holding)
-        r.holds.push_back({r.since, t, r.lease,
-                           (witnesses.count({e.client, r.since + t0}) ? kWitness : 0) | (open ? kOpen : 0), 1});
-      if (r.maybe) r.holds.push_back({r.maybe_since, t, -1, kPossible | (open ? kOpen : 0), 1});
-      r.holding = r.maybe = false;
-    };
-    switch (e.op) {
-      case Op::acquire:
-        if (e.phase == Phase::invoke) {
-          r.acquire_invoked = t;
-        } else if (e.phase == Phase::ok && !r.holding) {
-          if (r.maybe) end_hold(false);
-          r.holding = true;
-          r.since = t;
-          r.lease = timeout_us >= 0 && r.acquire_invoked >= 0 ? r.acquire_invoked + timeout_us : -1;
-        } else if (e.phase == Phase::info && !r.holding && !r.maybe) {
-          r.maybe = true;
-          r.maybe_since = t;
-        }
-        break;
-      case Op::refresh:
-        if (e.phase == Phase::invoke) r.refresh_invoked = t;
-        if (e.phase == Phase::ok && r.holding && timeout_us >= 0 && r.refresh_invoked >= 0)
-          r.lease = r.refresh_invoked + timeout_us;
-        if (e.phase == Phase::fail) end_hold(false);
-        break;
-      case Op::release:
-        if (e.phase == Phase::invoke) end_hold(false);
-        break;
-      case Op::crash:
-        end_hold(false);
-        r.crashes.push_back(t);
-        break;
-      case Op::pause:
-        if (!r.paused) r.paused = true, r.pause_since = t;
-        break;
-      case Op::resume:
-        if (r.paused) r.pauses.insert(r.pauses.end(), {r.pause_since, t});
-        r.paused = false;
-        break;
-      case Op::jump: {
-        std::int64_t by = 0;
-        try {
-          by = KeyValues::parse(e.detail).get_int("by_us").value_or(0);
-        } catch (const std::invalid_argument&) {
-        }
-        r.jumps.insert(r.jumps.end(), {t, by});
-        break;
-      }
-      default:
-        break;
-    }
+    for (std::int64_t& t : r.pauses) t -= t0;
+    for (std::int64_t& t : r.crashes) t -= t0;
+    for (std::size_t i = 0; i < r.jumps.size(); i += 2) r.jumps[i] -= t0;
   }
-  // Whatever is still open runs to the end of the history.
-  for (auto& [id, r] : rows) {
-    e.client = id;
-    const std::int64_t t = span;
-    if (r.holding)
-      r.holds.push_back({r.since, t, r.lease, (witnesses.count({id, r.since + t0}) ? kWitness : 0) | kOpen, 1});
-    if (r.maybe) r.holds.push_back({r.maybe_since, t, -1, kPossible | kOpen, 1});
-    if (r.paused) r.pauses.insert(r.pauses.end(), {r.pause_since, t});
+  st.rows.clear();
+  const int hidden = static_cast<int>(s.per_client.size()) - static_cast<int>(rows.size());
+  std::vector<std::int64_t> stale = std::move(st.stale);
+  for (std::size_t i = 0; i < stale.size(); i += 2) stale[i] -= t0;
+  std::vector<ServerMark> server = std::move(st.server);
+  for (ServerMark& m : server) {
+    m.a = std::max<std::int64_t>(0, m.a - t0);  // a failover's lost writes: not before the history
+    m.b -= t0;
   }
 
   // Too many holds for a page: merge those of one client closer than the smallest gap that keeps
@@ -261,7 +330,7 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
   append_list(d, stale);
   d += ",\"server\":[";
   for (std::size_t i = 0; i < server.size(); ++i)
-    d += std::string(i ? "," : "") + "[" + json_string(server[i].kind) + "," + std::to_string(server[i].a) + "," +
+    d += std::string(i ? "," : "") + "[" + json_string(to_string(server[i].kind)) + "," + std::to_string(server[i].a) + "," +
          std::to_string(server[i].b) + "," + json_string(server[i].detail) + "]";
   d += "],\"rows\":[";
   bool first = true;
@@ -283,6 +352,15 @@ void write_timeline_html(const std::string& history_path, const std::string& htm
   d += "]}";
 
   write_output_file(html_path, timeline_page(s.variant, d));
+}
+
+void write_timeline_html(const std::string& history_path, const std::string& html_path, const Summary& s,
+                         int max_clients, std::size_t max_bars) {
+  TimelineBuilder timeline(max_clients);
+  HistoryReader reader(history_path);
+  Event e;
+  while (reader.next(e)) timeline.add(e);
+  timeline.write(html_path, s, max_bars);
 }
 
 }  // namespace semsim

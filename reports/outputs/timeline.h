@@ -16,15 +16,45 @@
 // are at round steps (1, 2, 5 x 10^k) with their unit. At most `max_clients` rows (the lowest
 // ids; the page says how many were left out). Holds are kept exactly up to `max_bars`; beyond,
 // holds of one client closer than a gap merge (the page says how close), so the page stays small.
+//
+// The page is built from the events as they come, the way the Checker judges them: `semsim run`
+// feeds a TimelineBuilder from its sink and writes the page once the Summary exists (no second
+// read of history.csv); write_timeline_html does the same from a file (analyze, tests).
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "reports/checks/summary.h"
+#include "reports/history/event.h"
 
 namespace semsim {
 
+class TimelineBuilder {
+ public:
+  // Keeps what it needs for the rows of at most `max_clients` clients (those the page will draw,
+  // and a bounded number of candidates), so its memory does not grow with the number of clients.
+  explicit TimelineBuilder(int max_clients = 200);
+  ~TimelineBuilder();
+  TimelineBuilder(const TimelineBuilder&) = delete;
+  TimelineBuilder& operator=(const TimelineBuilder&) = delete;
+
+  // Every event of the history, in its order (true_us, seq).
+  void add(const Event& e);
+  // The page, with `s` the Summary of the same events (its start, end, timeout, episodes and
+  // clients). Once: it moves the rows into the page.
+  void write(const std::string& html_path, const Summary& s, std::size_t max_bars = 200'000);
+  // The clients it keeps a row for now (timeline.cpp: at most max_clients that acquire, and those
+  // below them that have not acquired yet).
+  std::size_t rows_held() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The page of a history file: reads it into a TimelineBuilder.
 void write_timeline_html(const std::string& history_path, const std::string& html_path,
                          const Summary& s, int max_clients = 200, std::size_t max_bars = 200'000);
 

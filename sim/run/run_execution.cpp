@@ -232,9 +232,13 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
 
   std::unique_ptr<HistoryWriter> history;
   Checker checker;
+  // timeline.html is drawn from the events as they come, like the checks (no second read of history.csv).
+  std::optional<TimelineBuilder> timeline;
+  if (files.history && files.summary) timeline.emplace();
   const auto sink = [&](const Event& e) {
     if (history) history->write(e);
     checker.add(e);
+    if (timeline) timeline->add(e);
   };
   std::optional<Simulation> simulation;
   std::optional<DriverRun> drivers;
@@ -310,7 +314,7 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
     write_summary_csv((out / "summary.csv").string(), output.summary);
     write_throughput_csv((out / "throughput.csv").string(), output.summary);
     if (output.real_time) write_real_time_csv((out / "realtime.csv").string(), *output.real_time);
-    if (files.history) write_timeline_html((out / "history.csv").string(), (out / "timeline.html").string(), output.summary);
+    if (timeline) timeline->write((out / "timeline.html").string(), output.summary);
     if (options.charts) {
       std::ostringstream ini;
       write_run_ini(ini, options);

@@ -143,5 +143,91 @@ TEST(Timeline, TooManyHoldsMergeThoseCloserThanAGapAndSaySo) {
   EXPECT_GT(numbers, 0u);
 }
 
+// The page a run streams (TimelineBuilder fed event by event, as `semsim run`'s sink does) and the
+// page of its history.csv.
+struct BothPages {
+  std::string streamed, from_file;
+};
+BothPages pages_of(const std::vector<Event>& events, const std::string& name, int max_clients,
+                   std::size_t max_bars = 200'000) {
+  const std::string dir = dir_for(name);
+  {
+    HistoryWriter w(dir + "/history.csv");
+    for (const Event& e : events) w.write(e);
+  }
+  const Summary s = analyze_history(dir + "/history.csv");
+  write_timeline_html(dir + "/history.csv", dir + "/file.html", s, max_clients, max_bars);
+  TimelineBuilder timeline(max_clients);
+  for (const Event& e : events) timeline.add(e);
+  timeline.write(dir + "/streamed.html", s, max_bars);
+  return {slurp(dir + "/streamed.html"), slurp(dir + "/file.html")};
+}
+
+TEST(Timeline, AStreamedRunDrawsThePageOfItsHistoryFile) {
+  // Every kind of mark, a client's clock jump, and a fault whose detail has a line break (the
+  // file holds a space there).
+  std::vector<Event> marks = every_mark();
+  HistoryBuilder h(1, 3, 100);
+  h.events = marks;
+  h.at(60, 1, Op::jump, Phase::ok).events.back().detail = "by_us=-5000";
+  h.at(260, 0, Op::redis_pause, Phase::ok).events.back().detail = "length_us=1000\nwhy=test";
+  marks = h.sorted();
+  for (std::size_t i = 0; i < marks.size(); ++i) marks[i].seq = i;
+  const BothPages marked = pages_of(marks, "timeline_stream_marks", 200);
+  EXPECT_EQ(marked.streamed, marked.from_file);
+  EXPECT_NE(marked.streamed.find("\"jumps\":[60000,-5000]"), std::string::npos);
+  EXPECT_NE(marked.streamed.find("[\"redis_pause\",260000,261000,\"length_us=1000 why=test\"]"), std::string::npos);
+
+  // Many clients, few rows, few bars: rows dropped while streaming, holds merged at write.
+  std::vector<Event> synthetic;
+  SyntheticOptions o;
+  o.clients = 300;
+  o.limit = 100;
+  o.events = 60'000;
+  o.info_per_mille = 5;
+  generate_history(o, [&](const Event& e) { synthetic.push_back(e); });
+  const BothPages capped = pages_of(synthetic, "timeline_stream_capped", /*max_clients=*/7, /*max_bars=*/20);
+  EXPECT_EQ(capped.streamed, capped.from_file);
+  EXPECT_NE(capped.streamed.find("\"hidden\":293"), std::string::npos);
+  EXPECT_EQ(capped.streamed.find("\"merge_gap_us\":0,"), std::string::npos);
+}
+
+TEST(Timeline, KeepsRowsOnlyForTheLowestClientsThatAcquire) {
+  // 1,000 clients acquire from the highest id down, so the bound on the rows worth keeping falls
+  // all along; client 2 pauses and crashes but never acquires (not a row), and client 1 acquires
+  // only at the end (a row: it is among the 3 lowest that acquire).
+  HistoryBuilder h(/*limit=*/5, /*clients=*/1000, /*timeout_ms=*/100);
+  h.at(1, 2, Op::pause, Phase::ok).at(2, 2, Op::resume, Phase::ok).at(3, 2, Op::crash, Phase::ok);
+  for (int id = 1000; id >= 3; --id) {
+    const double t = 10.0 * (1001 - id);
+    h.hold(id, t, t + 1, t + 5, "p" + std::to_string(id));
+    h.at(t + 6, id, Op::release, Phase::ok, "p" + std::to_string(id));
+  }
+  h.hold(1, 20'000, 20'001, 20'005, "p1");
+  h.end(20'010);
+  const std::vector<Event> events = h.sorted();
+
+  TimelineBuilder timeline(/*max_clients=*/3);
+  std::size_t most = 0;
+  for (const Event& e : events) {
+    timeline.add(e);
+    most = std::max(most, timeline.rows_held());
+  }
+  // Never more than the 3 lowest ids seen acquiring and client 2 below them (a newcomer below the
+  // bound pushes the highest of the 3 out as it acquires).
+  EXPECT_EQ(most, 4u);
+  const std::string dir = dir_for("timeline_bounded_rows");
+  const Summary s = h.check();
+  timeline.write(dir + "/timeline.html", s);
+  const std::string html = slurp(dir + "/timeline.html");
+  std::vector<std::string> ids;
+  const std::regex row("\\{\"id\":(\\d+),");
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), row); it != std::sregex_iterator(); ++it)
+    ids.push_back((*it)[1]);
+  EXPECT_EQ(ids, (std::vector<std::string>{"1", "3", "4"}));
+  EXPECT_NE(html.find("{\"id\":3,\"offset_ms\":0.000,\"holds\":[9981000,9985000,10080000,0,1],"), std::string::npos);
+  EXPECT_NE(html.find("\"hidden\":996"), std::string::npos);  // 999 clients acquired, 3 drawn
+}
+
 }  // namespace
 }  // namespace semsim
