@@ -35,12 +35,18 @@ Checker::Checker(CheckOptions options)
   }
 }
 
-Checker::ClientState& Checker::new_client(int id) {
+Checker::Row& Checker::new_client(int id) {
   if (id < 0 || id > kMaxClientId)
     throw HistoryError("client id " + std::to_string(id) + " is out of range 0.." +
                        std::to_string(kMaxClientId));
-  if (static_cast<std::size_t>(id) >= clients_.size()) clients_.resize(id + 1);
-  return clients_[id];
+  rows_.resize(static_cast<std::size_t>(id) + 1);
+  // The rows may have moved: the trackers look at them again.
+  Row* first = rows_.data();
+  fifo_.view_clients(&first->fifo, sizeof(Row), rows_.size());
+  waits_.view_clients(&first->waits, sizeof(Row), rows_.size());
+  liveness_.view_clients(&first->liveness, sizeof(Row), rows_.size());
+  leases_.view_clients(&first->leases, sizeof(Row), rows_.size());
+  return rows_[static_cast<std::size_t>(id)];
 }
 
 void Checker::read_run_row(const Event& e) {
@@ -101,11 +107,10 @@ void Checker::read_run_row(const Event& e) {
 // close_instant, advance_to and on_acquire run at almost every event: inlined into add, whose
 // one prologue then saves the registers once (callgrind: 60 instructions an event went to the
 // four functions' prologues and epilogues).
-[[gnu::always_inline]] inline void Checker::close_instant() {
-  int n = holds_.holders();
-  holds_.instant_done(now_us_);
-  liveness_.instant_done(now_us_, n < meta_.limit, waits_.waiting(), granted_now_);
-  granted_now_ = false;
+[[gnu::always_inline]] inline void Checker::close_instant(HoldTracker& holds, LivenessTracker& liveness) const {
+  int n = holds.holders();
+  holds.instant_done(now_us_);
+  liveness.instant_done(now_us_, n < meta_.limit, waits_.waiting(), granted_now_);
 }
 
 [[gnu::always_inline]] inline void Checker::advance_to(const Event& e) {
@@ -119,7 +124,8 @@ void Checker::read_run_row(const Event& e) {
     meta_.start_us = e.true_us;
     now_us_ = e.true_us;
   } else if (e.true_us > now_us_) {
-    close_instant();
+    close_instant(holds_, liveness_);
+    granted_now_ = false;
     holds_.elapse(now_us_, e.true_us);
     now_us_ = e.true_us;
   }
@@ -136,7 +142,7 @@ void Checker::add(const Event& e) {
   if (!have_limit_)
     throw HistoryError("no limit known at seq " + std::to_string(e.seq) +
                        ": the first row must be a run row with limit=N (or pass the limit)");
-  ClientState& c = client(e.client);  // first: a client id out of range is refused here
+  ClientState& c = client(e.client).state;  // first: a client id out of range is refused here
   if (e.op == Op::acquire || e.op == Op::release || e.op == Op::refresh) {
     if (e.phase != Phase::invoke) ++meta_.operations;  // one outcome, one operation
     if (e.phase == Phase::info) {
@@ -298,10 +304,11 @@ Summary Checker::finish(const RunStats& stats) const {
   std::int64_t end_us = started_ ? now_us_ : 0;
   s.end_us = end_us;
   if (started_) {
-    Checker last = *this;  // close the last instant without disturbing this checker
-    last.close_instant();
-    last.holds_.finish(end_us, s);
-    last.liveness_.finish(end_us, s);
+    HoldTracker holds = holds_;  // close the last instant without disturbing this checker
+    LivenessTracker liveness = liveness_;
+    close_instant(holds, liveness);
+    holds.finish(end_us, s);
+    liveness.finish(end_us, s);
   } else {
     holds_.finish(end_us, s);
     liveness_.finish(end_us, s);
@@ -311,8 +318,8 @@ Summary Checker::finish(const RunStats& stats) const {
   s.broken_leases = leases_.broken();
   s.exercised = exercised(s);
 
-  for (std::size_t id = 0; id < clients_.size(); ++id) {
-    const ClientState& c = clients_[id];
+  for (std::size_t id = 0; id < rows_.size(); ++id) {
+    const ClientState& c = rows_[id].state;
     if (c.attempts == 0 && c.granted == 0 && c.rejected == 0) continue;
     const double mean_offset_ms = c.attempts ? c.offset_sum_us / 1000.0 / static_cast<double>(c.attempts) : 0.0;
     s.per_client.push_back({static_cast<int>(id), c.attempts, c.granted, c.rejected, c.unknown, mean_offset_ms});

@@ -42,6 +42,11 @@ struct RunStats {
 class Checker {
  public:
   explicit Checker(CheckOptions options = {});
+  // Not copied: its trackers view its rows (a copy's would be the original's).
+  Checker(const Checker&) = delete;
+  Checker& operator=(const Checker&) = delete;
+  Checker(Checker&&) = default;  // the rows' buffer moves with them
+  Checker& operator=(Checker&&) = default;
 
   // Throws HistoryError on an event out of (true_us, seq) order, a negative client id, a run
   // row whose detail is not key=value pairs or whose values are out of range (run_rows.h), a
@@ -57,24 +62,34 @@ class Checker {
   Summary finish(const RunStats& stats = {}) const;
 
  private:
-  // One cache line a client, what almost every row touches (ClientStats inside made it 80 bytes,
-  // two lines: callgrind's cache simulation counted a miss more a row).
-  struct alignas(64) ClientState {
+  // The checker's own part of a client's row.
+  struct ClientState {
     bool pending = false;  // between acquire invoke and its outcome
     std::int64_t invoke_us = 0;
     std::uint64_t attempt = 0;
     double offset_sum_us = 0;  // a double: a sum of many large offsets must not overflow
     std::int64_t attempts = 0, granted = 0, rejected = 0, unknown = 0;  // ClientStats's
   };
-  static_assert(sizeof(ClientState) == 64);
-  ClientState& client(int id) {
-    if (static_cast<unsigned>(id) < clients_.size()) return clients_[static_cast<unsigned>(id)];
+  // A client's row: its part of every tracker that an acquire's invoke and outcome touch, so that
+  // those rows (most of a history) touch the row's first two cache lines, not a line a tracker
+  // (callgrind, checker_bench: in the commit that brought rows). The trackers view their parts
+  // here (client_parts.h); the holds, touched at grants and releases only, keep their own.
+  struct alignas(64) Row {
+    ClientState state;
+    FifoTracker::Client fifo;
+    WaitTracker::Client waits;
+    LivenessTracker::Client liveness;
+    LeaseTracker::Client leases;  // its outstanding acquires first: still in the second line
+  };
+  Row& client(int id) {
+    if (static_cast<unsigned>(id) < rows_.size()) return rows_[static_cast<unsigned>(id)];
     return new_client(id);
   }
-  ClientState& new_client(int id);  // a client id not seen yet: checked, then its state
+  Row& new_client(int id);  // a client id not seen yet: checked, then its row
   void advance_to(const Event& e);  // ordering checked, time moved, the instant before closed
   void read_run_row(const Event& e);
-  void close_instant();
+  // The instant before now is over: holders counted, liveness judged (finish closes copies).
+  void close_instant(HoldTracker& holds, LivenessTracker& liveness) const;
   void on_acquire(const Event& e, ClientState& c);
   void on_sample(const Event& e);
   void on_server_fault(const Event& e);
@@ -91,7 +106,7 @@ class Checker {
   std::optional<std::int64_t> row_commands_;
   std::optional<double> row_wall_s_;
 
-  std::vector<ClientState> clients_;
+  std::vector<Row> rows_;  // by client id
   HoldTracker holds_;
   // Runs of several masters (the run row's masters= and quorum=): each permit's votes.
   int masters_ = 1, quorum_ = 1;

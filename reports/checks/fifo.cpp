@@ -5,10 +5,10 @@
 namespace semsim {
 
 void FifoTracker::invoked(int client, std::uint64_t attempt, std::int64_t invoke_us) {
-  if (static_cast<std::size_t>(client) >= live_attempt_.size()) live_attempt_.resize(client + 1, 0);
+  clients_.grow_to(static_cast<std::size_t>(client) + 1);
   now_us_ = std::max(now_us_, invoke_us);
   settle(client);  // a previous acquire whose outcome never came
-  live_attempt_[client] = attempt;
+  clients_[static_cast<std::size_t>(client)].live_attempt = attempt;
   pending_.push_back({invoke_us, client, attempt});
   ++live_pending_;
 }
@@ -47,8 +47,10 @@ const FifoTracker::Pending* FifoTracker::pending_within(std::int64_t after_us, s
 }
 
 [[gnu::always_inline]] inline void FifoTracker::settle(int client) {
-  if (static_cast<std::size_t>(client) >= live_attempt_.size() || live_attempt_[client] == 0) return;
-  live_attempt_[client] = 0;
+  if (static_cast<std::size_t>(client) >= clients_.size()) return;
+  std::uint64_t& live_attempt = clients_[static_cast<std::size_t>(client)].live_attempt;
+  if (live_attempt == 0) return;
+  live_attempt = 0;
   --live_pending_;
   prune();
 }

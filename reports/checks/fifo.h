@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "reports/checks/client_parts.h"
 #include "reports/checks/flat_queue.h"
 
 namespace semsim {
@@ -38,6 +39,12 @@ class FifoTracker {
   std::int64_t inversions() const { return inversions_; }
   std::size_t waiting() const { return waiting_.size(); }  // for tests of the memory bound
 
+  struct Client {
+    std::uint64_t live_attempt = 0;  // the attempt pending, 0 for none
+  };
+  // Parts kept in the caller's rows (client_parts.h) rather than in a vector of this tracker.
+  void view_clients(Client* first, std::size_t stride, std::size_t n) { clients_.view(first, stride, n); }
+
  private:
   struct Pending {
     std::int64_t invoke_us;
@@ -50,7 +57,7 @@ class FifoTracker {
     bool counted;
     std::uint64_t number;  // the how-manyth rejection kept: names the one a blocker keeps
   };
-  bool live(const Pending& p) const { return live_attempt_[p.client] == p.attempt; }
+  bool live(const Pending& p) const { return clients_[static_cast<std::size_t>(p.client)].live_attempt == p.attempt; }
   // The first pending acquire invoked in (after_us, until_us], or null.
   const Pending* pending_within(std::int64_t after_us, std::int64_t until_us) const;
   // Whether a pending acquire invoked inside r's window may still admit: then r is kept.
@@ -58,7 +65,7 @@ class FifoTracker {
   void settle(int client);
   void prune();
 
-  std::vector<std::uint64_t> live_attempt_;  // per client: the attempt pending, 0 for none
+  ClientParts<Client> clients_;
   FlatQueue<Pending> pending_;               // in invoke order; settled entries dropped lazily
   std::size_t live_pending_ = 0;
   FlatQueue<Rejection> waiting_;             // in fail order

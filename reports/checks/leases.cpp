@@ -7,7 +7,7 @@
 namespace semsim {
 
 LeaseTracker::Client& LeaseTracker::client(int id) {
-  if (static_cast<std::size_t>(id) >= clients_.size()) clients_.resize(static_cast<std::size_t>(id) + 1);
+  clients_.grow_to(static_cast<std::size_t>(id) + 1);
   return clients_[static_cast<std::size_t>(id)];
 }
 
@@ -26,11 +26,21 @@ LeaseTracker::Lease& LeaseTracker::lease(Client& c, const std::string& identifie
   return *free;
 }
 
-std::int64_t LeaseTracker::take_earliest(std::vector<std::int64_t>& invokes, std::int64_t fallback) {
-  if (invokes.empty()) return fallback;
-  const auto earliest = std::min_element(invokes.begin(), invokes.end());
+std::int64_t LeaseTracker::Invokes::take_earliest(std::int64_t fallback) {
+  if (n_ == 0) return fallback;
+  --n_;
+  const auto earliest = std::min_element(more_.begin(), more_.end());
+  if (earliest == more_.end() || first_us_ <= *earliest) {
+    const std::int64_t t = first_us_;
+    if (!more_.empty()) {
+      first_us_ = more_.back();
+      more_.pop_back();
+    }
+    return t;
+  }
   const std::int64_t t = *earliest;
-  invokes.erase(earliest);
+  *earliest = more_.back();
+  more_.pop_back();
   return t;
 }
 
@@ -43,7 +53,7 @@ void LeaseTracker::broke(Lease& l, std::int64_t t_us) {
 
 // Once its release has an outcome and no refresh of it is on its way, nothing can break it.
 void LeaseTracker::forget_if_over(Lease& l) {
-  if (l.released && l.refreshing.empty()) l.live = false;
+  if (l.released && l.refreshing.size() == 0) l.live = false;
 }
 
 void LeaseTracker::add_row(const Event& e) {
@@ -51,18 +61,18 @@ void LeaseTracker::add_row(const Event& e) {
   Client& c = client(e.client);
   if (e.op == Op::acquire) {
     if (e.phase == Phase::invoke) {
-      c.acquiring.push_back(e.true_us);
+      c.acquiring.push(e.true_us);
       return;
     }
-    const std::int64_t invoked = take_earliest(c.acquiring, e.true_us);
+    const std::int64_t invoked = c.acquiring.take_earliest(e.true_us);
     if (e.phase == Phase::ok) lease(c, e.identifier).promised_until_us = invoked + timeout;
   } else if (e.op == Op::refresh) {
     Lease& l = lease(c, e.identifier);
     if (e.phase == Phase::invoke) {
-      l.refreshing.push_back(e.true_us);
+      l.refreshing.push(e.true_us);
       return;
     }
-    const std::int64_t invoked = take_earliest(l.refreshing, e.true_us);
+    const std::int64_t invoked = l.refreshing.take_earliest(e.true_us);
     if (e.phase == Phase::ok) l.promised_until_us = std::max(l.promised_until_us, invoked + timeout);
     // A refresh that lost to the client's own release is no broken promise.
     if (e.phase == Phase::fail && !l.release_invoked && !l.failed) broke(l, e.true_us);

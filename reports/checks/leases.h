@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/checks/client_parts.h"
 #include "reports/history/event.h"
 
 namespace semsim {
@@ -36,9 +37,9 @@ class LeaseTracker {
   [[gnu::always_inline]] void add(const Event& e) {
     if (!timeout_us_ || e.client < 0) return;
     if (e.op == Op::acquire && e.phase != Phase::ok && static_cast<std::size_t>(e.client) < clients_.size()) {
-      std::vector<std::int64_t>& invokes = clients_[static_cast<std::size_t>(e.client)].acquiring;
+      Invokes& invokes = clients_[static_cast<std::size_t>(e.client)].acquiring;
       if (e.phase == Phase::invoke) {
-        invokes.push_back(e.true_us);
+        invokes.push(e.true_us);
         return;
       }
       if (invokes.size() <= 1) {
@@ -51,29 +52,51 @@ class LeaseTracker {
   void crashed(int client);
   std::int64_t broken() const { return broken_; }
 
- private:
+  // Invokes without an outcome yet: almost always one, kept in place; more go to the heap.
+  class Invokes {
+   public:
+    void push(std::int64_t t_us) {
+      if (n_++ == 0) first_us_ = t_us;
+      else more_.push_back(t_us);
+    }
+    std::size_t size() const { return n_; }
+    void clear() {
+      if (n_ > 1) more_.clear();
+      n_ = 0;
+    }
+    std::int64_t take_earliest(std::int64_t fallback);  // removed; `fallback` if there is none
+
+   private:
+    std::int64_t first_us_ = 0;
+    std::uint32_t n_ = 0;
+    std::vector<std::int64_t> more_;  // the n_ - 1 after first_us_, in no order
+  };
   struct Lease {
     bool live = false;
     std::string identifier;
     std::int64_t promised_until_us = 0;
     bool release_invoked = false, released = false, failed = false;
-    std::vector<std::int64_t> refreshing;  // invokes of refreshes without an outcome yet
+    Invokes refreshing;  // of refreshes
   };
+  // A client's part: its outstanding acquires first (most rows touch only them).
   struct Client {
-    std::vector<std::int64_t> acquiring;  // invokes of acquires without an outcome yet
-    std::vector<Lease> leases;            // live ones and free slots
+    Invokes acquiring;
+    std::vector<Lease> leases;  // live ones and free slots
   };
+  // Parts kept in the caller's rows (client_parts.h) rather than in a vector of this tracker.
+  void view_clients(Client* first, std::size_t stride, std::size_t n) { clients_.view(first, stride, n); }
+
+ private:
   void add_row(const Event& e);
   Client& client(int id);
   Lease& lease(Client& c, const std::string& identifier);  // found, or a new one
   static Lease* find(Client& c, const std::string& identifier);  // a live one, or null
-  static std::int64_t take_earliest(std::vector<std::int64_t>& invokes, std::int64_t fallback);
   void broke(Lease& l, std::int64_t t_us);
   static void forget_if_over(Lease& l);
 
   std::optional<std::int64_t> timeout_us_;
   bool exact_instants_ = true;
-  std::vector<Client> clients_;
+  ClientParts<Client> clients_;
   std::int64_t broken_ = 0;
 };
 

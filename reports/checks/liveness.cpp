@@ -6,16 +6,16 @@ namespace semsim {
 
 void LivenessTracker::acquire_invoked(int client, std::int64_t invoke_us) {
   acquire_settled(client);  // an earlier acquire whose outcome never came
-  if (static_cast<std::size_t>(client) >= clients_.size()) clients_.resize(client + 1);
-  ClientPending& c = clients_[client];
+  clients_.grow_to(static_cast<std::size_t>(client) + 1);
+  Client& c = clients_[static_cast<std::size_t>(client)];
   c.since_us = invoke_us;
   pending_.push_back({invoke_us, client, ++c.attempt});
   ++live_pending_;
 }
 
 void LivenessTracker::acquire_settled(int client) {
-  if (static_cast<std::size_t>(client) >= clients_.size() || clients_[client].since_us < 0) return;
-  clients_[client].since_us = -1;
+  if (static_cast<std::size_t>(client) >= clients_.size() || clients_[static_cast<std::size_t>(client)].since_us < 0) return;
+  clients_[static_cast<std::size_t>(client)].since_us = -1;
   --live_pending_;
   // A long-pending acquire at the front would keep every later settled entry: rebuild now and
   // then (amortised O(1) per acquire) so settled entries stay a small multiple of live ones.
@@ -28,8 +28,8 @@ const LivenessTracker::Pending* LivenessTracker::earliest_pending() {
 }
 
 void LivenessTracker::acquire_refused(int client) {
-  if (static_cast<std::size_t>(client) >= clients_.size() || clients_[client].since_us < 0) return;
-  const std::int64_t since = clients_[client].since_us;
+  if (static_cast<std::size_t>(client) >= clients_.size() || clients_[static_cast<std::size_t>(client)].since_us < 0) return;
+  const std::int64_t since = clients_[static_cast<std::size_t>(client)].since_us;
   acquire_settled(client);
   // The held instants from the invoke on (all before now) gain a waiter; from now on the wait
   // is known as it happens.

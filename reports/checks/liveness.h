@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "reports/checks/client_parts.h"
 #include "reports/checks/flat_queue.h"
 #include "reports/checks/summary.h"
 
@@ -54,6 +55,13 @@ class LivenessTracker {
     }
   }
   void finish(std::int64_t end_us, Summary& s) const;
+
+  struct Client {
+    std::int64_t since_us = -1;  // invoke of its pending acquire; -1: none
+    std::uint32_t attempt = 0;   // names the pending acquire among the client's
+  };
+  // Parts kept in the caller's rows (client_parts.h) rather than in a vector of this tracker.
+  void view_clients(Client* first, std::size_t stride, std::size_t n) { clients_.view(first, stride, n); }
 
  private:
   struct Instant {
@@ -91,12 +99,8 @@ class LivenessTracker {
     int client;
     std::uint32_t attempt;
   };
-  struct ClientPending {
-    std::int64_t since_us = -1;  // -1: none
-    std::uint32_t attempt = 0;   // names the pending acquire among the client's
-  };
   bool live(const Pending& p) const {
-    const ClientPending& c = clients_[static_cast<std::size_t>(p.client)];
+    const Client& c = clients_[static_cast<std::size_t>(p.client)];
     return c.since_us >= 0 && c.attempt == p.attempt;
   }
   // The earliest invoke among pending acquires (settled ones leave the queue's front here).
@@ -104,7 +108,7 @@ class LivenessTracker {
   FlatQueue<Instant> held_;
   int learnt_waiters_ = 0;       // running sum of added_waiters over judged instants
   int added_at_next_ = 0;        // added_waiters for the next instant (a learnt wait ends there)
-  std::vector<ClientPending> clients_;
+  ClientParts<Client> clients_;
   FlatQueue<Pending> pending_;   // in invoke order (true time only grows); settled ones dropped lazily
   std::size_t live_pending_ = 0;
 };

@@ -2,13 +2,22 @@
 
 namespace semsim {
 
-WaitTracker::State& WaitTracker::at(int client) {
-  if (static_cast<std::size_t>(client) >= clients_.size()) clients_.resize(client + 1);
-  return clients_[client];
+WaitTracker::Client& WaitTracker::at(int client) {
+  clients_.grow_to(static_cast<std::size_t>(client) + 1);
+  return clients_[static_cast<std::size_t>(client)];
+}
+
+// Ties go to the lower client id, so the answer does not depend on event order within a tie.
+void WaitTracker::Longest::consider(std::int64_t d, int c, bool is_open) {
+  if (d > us || (d == us && client >= 0 && c < client)) {
+    us = d;
+    client = c;
+    open = is_open;
+  }
 }
 
 void WaitTracker::rejected(int client, std::int64_t invoke_us) {
-  State& s = at(client);
+  Client& s = at(client);
   if (s.waiting) return;
   s.waiting = true;
   s.since_us = invoke_us;
@@ -16,17 +25,11 @@ void WaitTracker::rejected(int client, std::int64_t invoke_us) {
 }
 
 void WaitTracker::stop(int client, std::int64_t t_us, bool open) {
-  State& s = at(client);
+  Client& s = at(client);
   if (!s.waiting) return;
   s.waiting = false;
   --waiting_;
-  std::int64_t d = t_us - s.since_us;
-  // Ties go to the lower client id, so the answer does not depend on event order within a tie.
-  if (d > longest_us_ || (d == longest_us_ && longest_client_ >= 0 && client < longest_client_)) {
-    longest_us_ = d;
-    longest_client_ = client;
-    longest_open_ = open;
-  }
+  longest_.consider(t_us - s.since_us, client, open);
 }
 
 void WaitTracker::granted(int client, std::int64_t ok_us) { stop(client, ok_us, false); }
@@ -34,12 +37,13 @@ void WaitTracker::crashed(int client, std::int64_t t_us) { stop(client, t_us, fa
 void WaitTracker::stopped_wanting(int client, std::int64_t t_us) { stop(client, t_us, false); }
 
 void WaitTracker::finish(std::int64_t end_us, Summary& s) const {
-  WaitTracker copy = *this;
-  for (std::size_t c = 0; c < copy.clients_.size(); ++c)
-    if (copy.clients_[c].waiting) copy.stop(static_cast<int>(c), end_us, true);
-  s.longest_wait_us = copy.longest_us_;
-  s.longest_wait_client = copy.longest_client_;
-  s.longest_wait_open = copy.longest_open_;
+  // The waits still open end here (without writing the clients' parts: they may be the caller's).
+  Longest longest = longest_;
+  for (std::size_t c = 0; c < clients_.size(); ++c)
+    if (clients_[c].waiting) longest.consider(end_us - clients_[c].since_us, static_cast<int>(c), true);
+  s.longest_wait_us = longest.us;
+  s.longest_wait_client = longest.client;
+  s.longest_wait_open = longest.open;
 }
 
 }  // namespace semsim

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "reports/checks/client_parts.h"
 #include "reports/checks/summary.h"
 
 namespace semsim {
@@ -19,24 +20,31 @@ class WaitTracker {
   void crashed(int client, std::int64_t t_us);
   void stopped_wanting(int client, std::int64_t t_us);
   bool is_waiting(int client) const {
-    return static_cast<std::size_t>(client) < clients_.size() && clients_[client].waiting;
+    return static_cast<std::size_t>(client) < clients_.size() && clients_[static_cast<std::size_t>(client)].waiting;
   }
   int waiting() const { return waiting_; }
   void finish(std::int64_t end_us, Summary& s) const;
 
- private:
-  struct State {
+  struct Client {
     bool waiting = false;
     std::int64_t since_us = 0;
   };
-  State& at(int client);
+  // Parts kept in the caller's rows (client_parts.h) rather than in a vector of this tracker.
+  void view_clients(Client* first, std::size_t stride, std::size_t n) { clients_.view(first, stride, n); }
+
+ private:
+  struct Longest {
+    std::int64_t us = 0;
+    int client = -1;
+    bool open = false;
+    void consider(std::int64_t d, int c, bool is_open);
+  };
+  Client& at(int client);
   void stop(int client, std::int64_t t_us, bool open);
 
-  std::vector<State> clients_;
+  ClientParts<Client> clients_;
   int waiting_ = 0;
-  std::int64_t longest_us_ = 0;
-  int longest_client_ = -1;
-  bool longest_open_ = false;
+  Longest longest_;
 };
 
 }  // namespace semsim
