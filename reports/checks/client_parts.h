@@ -8,6 +8,7 @@
 // copy of a tracker that views rows shares them with the original (read it, do not write it).
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <vector>
 
@@ -34,6 +35,7 @@ class ClientParts {
   // Parts for ids 0..n-1 at least. Rows viewed are the owner's to grow: they already hold every
   // client an event names (the owner grows them first).
   void grow_to(std::size_t n) {
+    assert(n <= size_ || !viewing_);
     if (n <= size_ || viewing_) return;
     own_.resize(n);
     first_ = reinterpret_cast<std::byte*>(own_.data());
