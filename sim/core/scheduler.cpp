@@ -76,10 +76,11 @@ Scheduler::Item Scheduler::pop() {
   return item;
 }
 
-std::vector<Scheduler::Ahead> Scheduler::take_ahead(const Bounds& b) {
+void Scheduler::take_ahead(const Bounds& b, std::vector<Ahead>& out) {
   if (!next_is_delivery()) throw std::logic_error("Scheduler::take_ahead: the next event is not a delivery");
-  std::vector<Ahead> out;
-  std::vector<Entry> steps;  // looked past: back in the queue afterwards, at their places
+  out.clear();
+  std::vector<Entry>& steps = looked_past_;  // back in the queue afterwards, at their places
+  steps.clear();
   TrueTime horizon = TrueTime::max();
   while (!heap_.empty()) {
     const Entry& front = heap_.front();
@@ -92,7 +93,6 @@ std::vector<Scheduler::Ahead> Scheduler::take_ahead(const Bounds& b) {
   }
   for (const Entry& step : steps) push_entry(step);
   ahead_until_ = std::max(ahead_until_, out.back().time);
-  return out;
 }
 
 std::vector<Delivery> Scheduler::next() {

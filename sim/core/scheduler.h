@@ -62,8 +62,9 @@ class Scheduler {
   };
   // Takes out, in (time, seq) order from the next event (which must be a delivery), every
   // delivery that nothing queued can precede on Redis: it stops at a fence, at `until`, and at the
-  // horizon above. Time does not move; steps stay queued in place.
-  std::vector<Ahead> take_ahead(const Bounds& bounds);
+  // horizon above. Time does not move; steps stay queued in place. `out` is cleared first (the
+  // caller reuses it: no allocation a batch).
+  void take_ahead(const Bounds& bounds, std::vector<Ahead>& out);
   // Queues `reply` at exactly the place (time, seq) a delivery taken ahead had: it runs its
   // `done` when the delivery's turn comes.
   void reply_at(TrueTime time, std::uint64_t seq, std::function<void()> reply);
@@ -107,6 +108,7 @@ class Scheduler {
 
   std::vector<Entry> heap_;
   Slots<std::function<void()>> steps_;
+  std::vector<Entry> looked_past_;  // take_ahead's scratch
   Slots<Delivery> deliveries_;
   TrueTime now_{};
   std::uint64_t seq_ = 0;
