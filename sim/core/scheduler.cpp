@@ -10,16 +10,28 @@ void Scheduler::push_entry(const Entry& entry) {
   std::push_heap(heap_.begin(), heap_.end(), Later{});
 }
 
-void Scheduler::push(TrueTime time, std::uint64_t seq, Kind kind, std::function<void()> step, Delivery delivery) {
-  std::uint32_t slot;
-  if (free_slots_.empty()) {
-    slot = static_cast<std::uint32_t>(payloads_.size());
-    payloads_.push_back(Payload{std::move(step), std::move(delivery)});
-  } else {
-    slot = free_slots_.back();
-    free_slots_.pop_back();
-    payloads_[slot] = Payload{std::move(step), std::move(delivery)};
+template <typename T>
+std::uint32_t Scheduler::Slots<T>::put(T item) {
+  if (free.empty()) {
+    items.push_back(std::move(item));
+    return static_cast<std::uint32_t>(items.size() - 1);
   }
+  const std::uint32_t slot = free.back();
+  free.pop_back();
+  items[slot] = std::move(item);
+  return slot;
+}
+
+template <typename T>
+T Scheduler::Slots<T>::take(std::uint32_t slot) {
+  T item = std::move(items[slot]);
+  items[slot] = T{};
+  free.push_back(slot);
+  return item;
+}
+
+void Scheduler::push(TrueTime time, std::uint64_t seq, Kind kind, std::function<void()> step, Delivery delivery) {
+  const std::uint32_t slot = kind == Kind::delivery ? deliveries_.put(std::move(delivery)) : steps_.put(std::move(step));
   push_entry(Entry{time, seq, slot, kind});
 }
 
@@ -53,11 +65,8 @@ Scheduler::Entry Scheduler::pop_entry() {
 }
 
 Scheduler::Item Scheduler::take(const Entry& entry) {
-  Payload& p = payloads_[entry.slot];
-  Item item{entry.time, entry.seq, entry.kind, std::move(p.step), std::move(p.delivery)};
-  p = Payload{};
-  free_slots_.push_back(entry.slot);
-  return item;
+  if (entry.kind == Kind::delivery) return Item{entry.time, entry.seq, entry.kind, {}, deliveries_.take(entry.slot)};
+  return Item{entry.time, entry.seq, entry.kind, steps_.take(entry.slot), {}};
 }
 
 Scheduler::Item Scheduler::pop() {
@@ -67,10 +76,11 @@ Scheduler::Item Scheduler::pop() {
   return item;
 }
 
-std::vector<Scheduler::Ahead> Scheduler::take_ahead(const Bounds& b) {
+void Scheduler::take_ahead(const Bounds& b, std::vector<Ahead>& out) {
   if (!next_is_delivery()) throw std::logic_error("Scheduler::take_ahead: the next event is not a delivery");
-  std::vector<Ahead> out;
-  std::vector<Entry> steps;  // looked past: back in the queue afterwards, at their places
+  out.clear();
+  std::vector<Entry>& steps = looked_past_;  // back in the queue afterwards, at their places
+  steps.clear();
   TrueTime horizon = TrueTime::max();
   while (!heap_.empty()) {
     const Entry& front = heap_.front();
@@ -83,7 +93,6 @@ std::vector<Scheduler::Ahead> Scheduler::take_ahead(const Bounds& b) {
   }
   for (const Entry& step : steps) push_entry(step);
   ahead_until_ = std::max(ahead_until_, out.back().time);
-  return out;
 }
 
 std::vector<Delivery> Scheduler::next() {

@@ -62,8 +62,9 @@ class Scheduler {
   };
   // Takes out, in (time, seq) order from the next event (which must be a delivery), every
   // delivery that nothing queued can precede on Redis: it stops at a fence, at `until`, and at the
-  // horizon above. Time does not move; steps stay queued in place.
-  std::vector<Ahead> take_ahead(const Bounds& bounds);
+  // horizon above. Time does not move; steps stay queued in place. `out` is cleared first (the
+  // caller reuses it: no allocation a batch).
+  void take_ahead(const Bounds& bounds, std::vector<Ahead>& out);
   // Queues `reply` at exactly the place (time, seq) a delivery taken ahead had: it runs its
   // `done` when the delivery's turn comes.
   void reply_at(TrueTime time, std::uint64_t seq, std::function<void()> reply);
@@ -78,16 +79,21 @@ class Scheduler {
     std::function<void()> step;  // empty for deliveries
     Delivery delivery;
   };
-  // The heap holds small entries (cheap to move while sifting); what they carry waits in a slot.
+  // The heap holds small entries (cheap to move while sifting); what they carry waits in a slot:
+  // of steps_ for a step, a fence or a reply, of deliveries_ for a delivery (a step's slot is a
+  // third of a delivery's: most events are steps, and taking one touches one cache line).
   struct Entry {
     TrueTime time;
     std::uint64_t seq;
     std::uint32_t slot;
     Kind kind;
   };
-  struct Payload {
-    std::function<void()> step;
-    Delivery delivery;
+  template <typename T>
+  struct Slots {
+    std::vector<T> items;
+    std::vector<std::uint32_t> free;
+    std::uint32_t put(T item);
+    T take(std::uint32_t slot);
   };
   struct Later {
     bool operator()(const Entry& a, const Entry& b) const {
@@ -101,8 +107,9 @@ class Scheduler {
   Item take(const Entry& entry);  // the payload, its slot freed
 
   std::vector<Entry> heap_;
-  std::vector<Payload> payloads_;
-  std::vector<std::uint32_t> free_slots_;
+  Slots<std::function<void()>> steps_;
+  std::vector<Entry> looked_past_;  // take_ahead's scratch
+  Slots<Delivery> deliveries_;
   TrueTime now_{};
   std::uint64_t seq_ = 0;
   std::uint64_t processed_ = 0;

@@ -262,6 +262,14 @@ Task<std::vector<Reply>> SimClient::Link::pipeline(std::vector<Command> commands
   co_return co_await exchange;
 }
 
+Task<Reply> SimClient::Link::call(Command command) {
+  std::vector<Command> one;
+  one.push_back(std::move(command));
+  Exchange exchange(client, master, std::move(one), false);
+  std::vector<Reply> replies = co_await exchange;
+  co_return std::move(replies.at(0));
+}
+
 Task<void> SimClient::guarded(Task<void> task, SimClient& self) {
   std::exception_ptr error;
   try {

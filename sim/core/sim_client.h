@@ -88,6 +88,7 @@ class SimClient final : public Client {
         : client(client), master(master), network(std::move(network)) {}
     Task<std::vector<Reply>> transaction(std::vector<Command> commands) override;
     Task<std::vector<Reply>> pipeline(std::vector<Command> commands) override;
+    Task<Reply> call(Command command) override;
     bool cut_at(TrueTime t) const { return t < cut_until; }
     SimClient& client;
     int master;

@@ -209,7 +209,7 @@ struct Simulation::State {
   void schedule_actions();
   void drive(TrueTime until);
   void drive_to_end();
-  void send_ahead(std::vector<Scheduler::Ahead> ahead);
+  void send_ahead(std::vector<Scheduler::Ahead>& ahead);
   void deliver(std::vector<Delivery> batch);
   void await(std::size_t m, const Replies::Slot* slot);
   void await_all();
@@ -265,6 +265,7 @@ struct Simulation::State {
   // make a request reach Redis. Zero while the harness, whose network has no delay, may send.
   bool lookahead = o.mode == TimeMode::virtual_time && o.pipeline;
   Micros min_send{0}, min_round_trip{0};
+  std::vector<Scheduler::Ahead> ahead;  // each batch sent ahead, reused
 };
 
 RunResult Simulation::run() {
@@ -491,7 +492,7 @@ void Simulation::State::drive(TrueTime until) {
 // (Replies). On the embedded server Redis's clock is set to each delivery's instant from inside
 // the pipeline, in its first command (ServerClock::at); the first delivery's too if an earlier
 // pipeline may still be running, else on the clock page. A master that is down refuses them.
-void Simulation::State::send_ahead(std::vector<Scheduler::Ahead> ahead) {
+void Simulation::State::send_ahead(std::vector<Scheduler::Ahead>& ahead) {
   std::erase_if(ahead, [](const Scheduler::Ahead& a) { return a.delivery.dropped(); });  // lost with their connection
   std::vector<std::optional<TrueTime>> clock_set(masters.size());
   std::vector<bool> sent(masters.size(), false);
@@ -531,6 +532,7 @@ void Simulation::State::send_ahead(std::vector<Scheduler::Ahead> ahead) {
   }
   for (std::size_t m = 0; m < masters.size(); ++m)
     if (sent[m]) masters[m].link->send_queued();
+  ahead.clear();  // all moved on; the capacity stays for the next batch
 }
 
 // Runs master m's link until `slot` is answered, or (null) everything sent. Throws LinkError when
@@ -554,7 +556,8 @@ void Simulation::State::await_all() {
 // reach Redis then.
 void Simulation::State::deliver_next(TrueTime until) {
   if (lookahead && !any_held() && scheduler.next_is_delivery() && scheduler.next_time() >= paused_until()) {
-    send_ahead(scheduler.take_ahead({until, min_send, min_round_trip}));
+    scheduler.take_ahead({until, min_send, min_round_trip}, ahead);
+    send_ahead(ahead);
     return;
   }
   // A fence acts on Redis or on the connections: after everything sent ahead of it has run.
