@@ -103,6 +103,20 @@ TEST(BrokenLeases, ARefreshLosingToTheClientsOwnReleaseBreaksNothing) {
   EXPECT_EQ(h.check().broken_leases, 0);
 }
 
+// Several acquires outstanding (a client whose outcomes did not come back yet): each outcome takes
+// the earliest invoke left, so the second outcome here takes the one at 100 (promise to 1100).
+TEST(BrokenLeases, EachOutcomeTakesTheEarliestOutstandingAcquire) {
+  HistoryBuilder h(2);
+  for (int c = 1; c <= 2; ++c) {
+    h.at(0, c, Op::acquire, Phase::invoke).at(100, c, Op::acquire, Phase::invoke).at(200, c, Op::acquire, Phase::invoke);
+    h.at(210, c, Op::acquire, Phase::fail).at(220, c, Op::acquire, Phase::ok, c == 1 ? "a" : "b");
+  }
+  h.at(1150, 1, Op::release, Phase::fail, "a");  // after 1100: honest (from 200 it would not be)
+  h.at(1090, 2, Op::release, Phase::fail, "b");  // before 1100: broken
+  h.end(2000);
+  EXPECT_EQ(h.check().broken_leases, 1);
+}
+
 // A script's lease_honesty: `lease` rows say what Redis held of the permit (the harness asked).
 TEST(BrokenLeases, ALeaseRowShowingThePermitGoneOrExpiringEarlyBreaksTheLease) {
   const auto lease_row = [](HistoryBuilder& h, double t, int client, const std::string& id, const std::string& seen) {
