@@ -108,8 +108,8 @@ class Scheduler {
 
   std::vector<Entry> heap_;
   Slots<std::function<void()>> steps_;
-  std::vector<Entry> looked_past_;  // take_ahead's scratch
   Slots<Delivery> deliveries_;
+  std::vector<Entry> looked_past_;  // take_ahead's scratch
   TrueTime now_{};
   std::uint64_t seq_ = 0;
   std::uint64_t processed_ = 0;
