@@ -33,14 +33,18 @@ std::string dir_for(const std::string& name) {
   return dir.string();
 }
 
+// A directory of its own holding `events` as history.csv.
+std::string history_dir(const std::vector<Event>& events, const std::string& name) {
+  const std::string dir = dir_for(name);
+  HistoryWriter w(dir + "/history.csv");
+  for (const Event& e : events) w.write(e);
+  return dir;
+}
+
 // The page of `events` (written as a history file, checked, then drawn).
 std::string page_of(const std::vector<Event>& events, const std::string& name, int max_clients = 200,
                     std::size_t max_bars = 200'000) {
-  const std::string dir = dir_for(name);
-  {
-    HistoryWriter w(dir + "/history.csv");
-    for (const Event& e : events) w.write(e);
-  }
+  const std::string dir = history_dir(events, name);
   const Summary s = analyze_history(dir + "/history.csv");
   write_timeline_html(dir + "/history.csv", dir + "/timeline.html", s, max_clients, max_bars);
   return slurp(dir + "/timeline.html");
@@ -150,11 +154,7 @@ struct BothPages {
 };
 BothPages pages_of(const std::vector<Event>& events, const std::string& name, int max_clients,
                    std::size_t max_bars = 200'000) {
-  const std::string dir = dir_for(name);
-  {
-    HistoryWriter w(dir + "/history.csv");
-    for (const Event& e : events) w.write(e);
-  }
+  const std::string dir = history_dir(events, name);
   const Summary s = analyze_history(dir + "/history.csv");
   write_timeline_html(dir + "/history.csv", dir + "/file.html", s, max_clients, max_bars);
   TimelineBuilder timeline(max_clients);
