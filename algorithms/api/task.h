@@ -8,6 +8,8 @@
 #include <optional>
 #include <utility>
 
+#include "algorithms/api/frame_pool.h"
+
 namespace semsim {
 
 template <typename T>
@@ -18,6 +20,9 @@ namespace detail {
 struct PromiseBase {
   std::coroutine_handle<> continuation = std::noop_coroutine();
   std::exception_ptr error;
+
+  static void* operator new(std::size_t size) { return allocate_frame(size); }
+  static void operator delete(void* frame, std::size_t size) noexcept { free_frame(frame, size); }
 
   std::suspend_always initial_suspend() noexcept { return {}; }
   struct FinalAwaiter {
