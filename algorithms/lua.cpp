@@ -11,6 +11,8 @@
 // (server restarted or SCRIPT FLUSH) loads the script again and retries once.
 #include "algorithms/lua.h"
 
+#include <array>
+
 #include "algorithms/api/protocol.h"
 
 namespace semsim {
@@ -61,7 +63,7 @@ return redis.call('ZREM', KEYS[1], ARGV[1])
 
 LuaSemaphore::LuaSemaphore(SemaphoreConfig config)
     : config_(std::move(config)), fence_(config_.name + ":fence"), holders_key_{config_.name},
-      acquire_keys_{config_.name, fence_},
+      acquire_keys_{config_.name, fence_}, limit_arg_(num(config_.limit)), timeout_arg_(num(config_.timeout.count())),
       acquire_{kAcquireLua, {}}, refresh_{kRefreshLua, {}}, release_{kReleaseLua, {}} {}
 
 Task<void> LuaSemaphore::prepare(Client& client) {
@@ -78,29 +80,27 @@ std::string LuaSemaphore::server_time_arg(const Client& client) const {
   return now ? num(now->count()) : std::string{};
 }
 
-Task<Reply> LuaSemaphore::run(Client& client, Script& script, std::vector<std::string> args) {
+// Not a coroutine itself: evalsha's frame is the only one a call needs.
+Task<Reply> LuaSemaphore::run(Client& client, Script& script, std::span<const std::string> args) {
   const std::vector<std::string>& keys = &script == &acquire_ ? acquire_keys_ : holders_key_;
-  Reply reply = co_await evalsha(client.redis(), script.source, script.sha, keys, args);
-  co_return reply;
+  return evalsha(client.redis(), script.source, script.sha, keys, args);
 }
 
 Task<std::optional<Grant>> LuaSemaphore::acquire(Client& client) {
-  std::string identifier = client.new_identifier();
-  std::vector<std::string> args{identifier, num(config_.limit), num(config_.timeout.count()),
-                                server_time_arg(client)};
-  const long long token = integer_of(co_await run(client, acquire_, std::move(args)));
-  if (token > 0) co_return Grant{identifier, token};
+  std::array<std::string, 4> args{client.new_identifier(), limit_arg_, timeout_arg_, server_time_arg(client)};
+  const long long token = integer_of(co_await run(client, acquire_, args));
+  if (token > 0) co_return Grant{std::move(args[0]), token};  // args[0]: the identifier
   co_return std::nullopt;
 }
 
 Task<bool> LuaSemaphore::refresh(Client& client, std::string identifier) {
-  std::vector<std::string> args{identifier, num(config_.timeout.count()), server_time_arg(client)};
-  co_return integer_of(co_await run(client, refresh_, std::move(args))) == 1;
+  std::array<std::string, 3> args{std::move(identifier), timeout_arg_, server_time_arg(client)};
+  co_return integer_of(co_await run(client, refresh_, args)) == 1;
 }
 
 Task<bool> LuaSemaphore::release(Client& client, std::string identifier) {
-  std::vector<std::string> args{identifier};
-  co_return integer_of(co_await run(client, release_, std::move(args))) == 1;
+  std::array<std::string, 1> args{std::move(identifier)};
+  co_return integer_of(co_await run(client, release_, args)) == 1;
 }
 
 VariantInfo lua_variant() {

@@ -2,6 +2,8 @@
 // fencing token. Never over-admits whatever the clients' clocks or delays.
 #pragma once
 
+#include <span>
+
 #include "algorithms/registry.h"
 
 #include "algorithms/api/semaphore.h"
@@ -24,12 +26,14 @@ class LuaSemaphore : public Semaphore {
   };
 
  private:
-  Task<Reply> run(Client& client, Script& script, std::vector<std::string> args);
+  // The script's EVALSHA with its KEYS: co_await it at once (`args` is read until it returns).
+  Task<Reply> run(Client& client, Script& script, std::span<const std::string> args);
   std::string server_time_arg(const Client& client) const;
 
   SemaphoreConfig config_;
   std::string fence_;
   std::vector<std::string> holders_key_, acquire_keys_;  // KEYS of refresh and release; of acquire
+  std::string limit_arg_, timeout_arg_;                  // ARGV that every call passes alike
   Script acquire_, refresh_, release_;
 };
 

@@ -8,8 +8,8 @@ namespace semsim {
 
 namespace {
 
-Command evalsha_command(const std::string& sha, const std::vector<std::string>& keys,
-                        const std::vector<std::string>& args) {
+Command evalsha_command(const std::string& sha, std::span<const std::string> keys,
+                        std::span<const std::string> args) {
   // An unloaded script is called under a SHA1 that names nothing: Redis answers NOSCRIPT.
   Command command;
   command.reserve(3 + keys.size() + args.size());
@@ -23,14 +23,14 @@ Command evalsha_command(const std::string& sha, const std::vector<std::string>& 
 
 }  // namespace
 
-Task<Reply> evalsha(Redis& redis, const std::string& source, std::string& sha, const std::vector<std::string>& keys,
-                    const std::vector<std::string>& args) {
+Task<Reply> evalsha(Redis& redis, std::string_view source, std::string& sha, std::span<const std::string> keys,
+                    std::span<const std::string> args) {
   // The retry builds its command again rather than keeping a copy of the first: a copy would cost
   // every call, and a retry is rare.
   Reply reply = co_await redis.call(evalsha_command(sha, keys, args));
   if (!reply.is_error() || !reply.text.starts_with("NOSCRIPT")) co_return reply;
   mark(Mark::noscript_reload);
-  Reply loaded = co_await redis.call(cmd("SCRIPT", "LOAD", source));
+  Reply loaded = co_await redis.call(cmd("SCRIPT", "LOAD", std::string(source)));
   if (loaded.is_error()) throw ReplyError("SCRIPT LOAD failed: " + loaded.text);
   sha = loaded.text;
   Reply again = co_await redis.call(evalsha_command(sha, keys, args));

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -50,8 +52,8 @@ inline Task<std::vector<Reply>> batch(Redis& redis, bool atomic, std::vector<Com
 // this, for the built-in variants and users' scripts alike. A failed reload throws ReplyError;
 // any other reply, error or not, is the caller's to read. `sha` empty: not loaded yet. `keys` and
 // `args` are read until it returns: co_await it at once.
-Task<Reply> evalsha(Redis& redis, const std::string& source, std::string& sha, const std::vector<std::string>& keys,
-                    const std::vector<std::string>& args);
+Task<Reply> evalsha(Redis& redis, std::string_view source, std::string& sha, std::span<const std::string> keys,
+                    std::span<const std::string> args);
 
 // The elements of an array reply; an error reply where an array was needed throws ReplyError.
 const std::vector<Reply>& elements_of(const Reply& reply);
