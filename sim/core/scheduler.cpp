@@ -6,8 +6,23 @@
 namespace semsim {
 
 void Scheduler::push_entry(const Entry& entry) {
-  heap_.push_back(entry);
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
+  if (next_kind_ && Later{}(heap(*next_kind_).front(), entry)) next_kind_ = entry.kind;
+  Heap& h = heap(entry.kind);
+  h.push_back(entry);
+  std::push_heap(h.begin(), h.end(), Later{});
+  ++queued_;
+}
+
+const Scheduler::Entry& Scheduler::front() const {
+  if (!next_kind_) {
+    const Entry* next = nullptr;
+    for (const Heap& h : heaps_)
+      if (!h.empty() && (next == nullptr || Later{}(*next, h.front()))) {
+        next = &h.front();
+        next_kind_ = next->kind;
+      }
+  }
+  return heap(*next_kind_).front();
 }
 
 template <typename T>
@@ -57,10 +72,13 @@ void Scheduler::reply_at(TrueTime time, std::uint64_t seq, std::function<void()>
   push(time, seq, Kind::reply, std::move(reply), {});
 }
 
-Scheduler::Entry Scheduler::pop_entry() {
-  std::pop_heap(heap_.begin(), heap_.end(), Later{});
-  const Entry entry = heap_.back();
-  heap_.pop_back();
+Scheduler::Entry Scheduler::pop_entry(Kind kind) {
+  Heap& h = heap(kind);
+  std::pop_heap(h.begin(), h.end(), Later{});
+  const Entry entry = h.back();
+  h.pop_back();
+  --queued_;
+  next_kind_.reset();
   return entry;
 }
 
@@ -70,7 +88,7 @@ Scheduler::Item Scheduler::take(const Entry& entry) {
 }
 
 Scheduler::Item Scheduler::pop() {
-  Item item = take(pop_entry());
+  Item item = take(pop_entry(front().kind));
   now_ = item.time;
   ++processed_;
   return item;
@@ -79,24 +97,25 @@ Scheduler::Item Scheduler::pop() {
 void Scheduler::take_ahead(const Bounds& b, std::vector<Ahead>& out) {
   if (!next_is_delivery()) throw std::logic_error("Scheduler::take_ahead: the next event is not a delivery");
   out.clear();
-  std::vector<Entry>& steps = looked_past_;  // back in the queue afterwards, at their places
-  steps.clear();
+  // The earliest step causes the earliest sends, so it bounds the horizon as all of them would.
+  // No reply is queued: each stands where a delivery taken ahead earlier stood, before every
+  // delivery still queued, and a delivery is next.
   TrueTime horizon = TrueTime::max();
-  while (!heap_.empty()) {
-    const Entry& front = heap_.front();
-    if (front.kind == Kind::fence || front.time >= b.until || front.time > horizon) break;
-    const Entry entry = pop_entry();
-    const TrueTime causes_from = entry.time + (entry.kind == Kind::step ? b.min_send : b.min_round_trip);
-    horizon = std::min(horizon, causes_from);
-    if (entry.kind == Kind::delivery) out.push_back(Ahead{entry.time, entry.seq, take(entry).delivery});
-    else steps.push_back(entry);
+  if (const Heap& steps = heap(Kind::step); !steps.empty()) horizon = steps.front().time + b.min_send;
+  const Heap& fences = heap(Kind::fence);
+  Heap& deliveries = heap(Kind::delivery);
+  while (!deliveries.empty()) {
+    const Entry& next = deliveries.front();
+    if ((!fences.empty() && Later{}(next, fences.front())) || next.time >= b.until || next.time > horizon) break;
+    const Entry entry = pop_entry(Kind::delivery);
+    horizon = std::min(horizon, entry.time + b.min_round_trip);
+    out.push_back(Ahead{entry.time, entry.seq, take(entry).delivery});
   }
-  for (const Entry& step : steps) push_entry(step);
   ahead_until_ = std::max(ahead_until_, out.back().time);
 }
 
 std::vector<Delivery> Scheduler::next() {
-  if (heap_.empty()) throw std::logic_error("Scheduler::next on an empty queue");
+  if (empty()) throw std::logic_error("Scheduler::next on an empty queue");
   Item item = pop();
   if (item.kind != Kind::delivery) {
     item.step();
@@ -106,7 +125,7 @@ std::vector<Delivery> Scheduler::next() {
   batch.push_back(std::move(item.delivery));
   // Deliveries due at this same instant cannot be preceded by anything new (a step scheduled
   // from now on sorts after them), so they may go to Redis together, in order.
-  while (!heap_.empty() && heap_.front().kind == Kind::delivery && heap_.front().time == now_)
+  while (next_is_delivery() && front().time == now_)
     batch.push_back(pop().delivery);
   return batch;
 }
