@@ -87,7 +87,7 @@ struct SimClient::Exchange {
   std::vector<Command> commands;
   bool atomic;
   std::vector<Replies> answers;  // one per delivery: the transaction, or each command of a pipeline
-  std::size_t remaining = 0;     // deliveries of a pipeline not answered yet
+  std::size_t remaining = 0;     // deliveries not answered yet (a transaction is one)
   std::vector<Reply> replies;
   std::string lost;        // why the connection dropped under it
   bool timed_out = false;  // no answer within the master timeout
@@ -212,42 +212,37 @@ void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
   if (master_timeout_) scheduler_.at(sent + *master_timeout_, [this, id] { time_out(id); });
   if (link.cut_at(sent)) return;  // lost on the way: it waits for its timeout
   const auto on_the_wire = [&link, connection = link.connection] { return connection == link.connection; };
-  std::vector<Replies>* out = &exchange.answers;
   const int master = exchange.master;
-  if (exchange.atomic) {
-    // A transaction travels and runs as one unit.
-    out->resize(1);
+  // A transaction travels and runs as one unit; a plain pipeline's commands arrive one by one, so
+  // others may run in between, and the client continues once the last reply is back (replies
+  // come back in order). A single command travels in the exchange's own vector.
+  const std::size_t n = exchange.atomic ? 1 : exchange.commands.size();
+  exchange.answers.resize(n);
+  exchange.remaining = n;
+  if (n == 1) {
+    // Two words: the step fits in std::function's own storage, no allocation an operation.
     scheduler_.deliver_at(link.network.outbound(sent),
-                          Delivery{std::move(exchange.commands),
-                                   [this, &link, out, id](Replies r) {
-                                     if (!waiting(id)) return;  // its exchange ended: `out` may be gone
-                                     if (link.cut_at(scheduler_.now())) return;  // the answer is lost
-                                     (*out)[0] = std::move(r);
-                                     scheduler_.at(link.network.inbound(scheduler_.now()), [this, id] { finish(id); });
-                                   },
+                          Delivery{std::move(exchange.commands), [this, id](Replies r) { answer(id, 0, std::move(r)); },
                                    on_the_wire, master});
     return;
   }
-  // A plain pipeline: each command arrives on its own, so others may run in between; the client
-  // continues once the last reply is back (replies come back in order).
-  const std::size_t n = exchange.commands.size();
-  out->resize(n);
-  exchange.remaining = n;
   for (std::size_t i = 0; i < n; ++i) {
-    // A single command travels in the exchange's own vector.
-    std::vector<Command> one = n == 1 ? std::move(exchange.commands) : std::vector<Command>{};
-    if (n > 1) one.push_back(std::move(exchange.commands[i]));
+    std::vector<Command> one;
+    one.push_back(std::move(exchange.commands[i]));
     scheduler_.deliver_at(link.network.outbound(sent),
-                          Delivery{std::move(one),
-                                   [this, &link, ex = &exchange, id, i](Replies r) {
-                                     if (!waiting(id)) return;  // its exchange ended: `ex` may be gone
-                                     if (link.cut_at(scheduler_.now())) return;  // the answer is lost
-                                     ex->answers[i] = std::move(r);
-                                     const TrueTime back = link.network.inbound(scheduler_.now());
-                                     if (--ex->remaining == 0) scheduler_.at(back, [this, id] { finish(id); });
-                                   },
+                          Delivery{std::move(one), [this, id, i](Replies r) { answer(id, i, std::move(r)); },
                                    on_the_wire, master});
   }
+}
+
+void SimClient::answer(std::uint64_t id, std::size_t i, Replies replies) {
+  if (!waiting(id)) return;  // its exchange ended (and may be gone)
+  Exchange& exchange = *in_flight(id).exchange;
+  Link& link = *links_[static_cast<std::size_t>(exchange.master)];
+  if (link.cut_at(scheduler_.now())) return;  // the answer is lost
+  exchange.answers[i] = std::move(replies);
+  const TrueTime back = link.network.inbound(scheduler_.now());
+  if (--exchange.remaining == 0) scheduler_.at(back, [this, id] { finish(id); });
 }
 
 Task<std::vector<Reply>> SimClient::Link::transaction(std::vector<Command> commands) {

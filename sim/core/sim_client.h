@@ -103,6 +103,8 @@ class SimClient final : public Client {
     bool settled = false;  // answered, lost or timed out: the client resumes when awake
   };
   void send(Exchange& exchange, std::coroutine_handle<> h);
+  // Delivery `i` of request `id` has its replies at Redis; they travel back to the client.
+  void answer(std::uint64_t id, std::size_t i, Replies replies);
   bool waiting(std::uint64_t id) const;
   void finish(std::uint64_t id);
   void time_out(std::uint64_t id);

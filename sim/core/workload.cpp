@@ -31,13 +31,23 @@ bool Workload::holds(const SimClient& client, const std::string& identifier) con
 std::uint64_t Workload::invoke(SimClient& client, Op op, const std::string& identifier) {
   client.take_notes();  // what an earlier operation left unsaid
   recorder_.record(client.id(), client.now(), op, Phase::invoke, identifier);
-  in_flight_.emplace(next_token_, InFlight{&client, op, identifier});
+  if (spare_.empty()) {
+    in_flight_.emplace_hint(in_flight_.end(), next_token_, InFlight{&client, op, identifier});
+  } else {
+    auto node = std::move(spare_.back());
+    spare_.pop_back();
+    node.key() = next_token_;
+    node.mapped().client = &client;
+    node.mapped().op = op;
+    node.mapped().identifier = identifier;
+    in_flight_.insert(in_flight_.end(), std::move(node));
+  }
   return next_token_++;
 }
 
 void Workload::outcome(std::uint64_t token, SimClient& client, Op op, Phase phase, std::string identifier,
                        std::string detail) {
-  in_flight_.erase(token);
+  if (auto node = in_flight_.extract(token)) spare_.push_back(std::move(node));
   // What a multi-master variant noted (votes, elapsed, validity) follows the outcome's own detail.
   if (std::string notes = client.take_notes(); !notes.empty()) detail += (detail.empty() ? "" : " ") + notes;
   recorder_.record(client.id(), client.now(), op, phase, std::move(identifier), std::move(detail));

@@ -71,6 +71,8 @@ class Workload {
   std::vector<std::optional<Grant>> holding_;  // by client id: the permit it believes it holds
   std::vector<int> scripted_acquires_left_;    // by client id
   std::map<std::uint64_t, InFlight> in_flight_;  // by invoke order
+  // Nodes of in_flight_ that ended, kept for the next operations: no allocation an operation.
+  std::vector<std::map<std::uint64_t, InFlight>::node_type> spare_;
   std::uint64_t next_token_ = 0;
   SimClient* harness_ = nullptr;  // probes leases (probe_leases), else null
 };
