@@ -2,7 +2,9 @@
 # Issue 17's figures in one run, each beside its baseline and the ratio:
 #   - virtual lua / fair / basic at 1,000 clients (delay uniform:0.5ms..2ms, 20 s, no sampling):
 #     operations/s against redis-benchmark -c 1 INCR (one serial client) and -P 16 (the ceiling),
-#     on the same plain redis-server over a unix socket;
+#     on the same plain redis-server over a unix socket; for lua also against Redis running lua's
+#     acquire script fed by redis-benchmark -c 8 -P 32 (what Redis itself does of that script: the most
+#     the run could drive);
 #   - the same lua run on the embedded server (semsim's default: Redis's clock virtual, the run and
 #     the server on one core) against redis-benchmark -c 1 on the plain server;
 #   - speed_x (simulated seconds per wall second) of virtual lua at 100 / 1,000 / 10,000 clients;
@@ -29,24 +31,43 @@ bench() { redis-benchmark -s "$work/redis.sock" -c 1 -n 200000 -t incr -q "$@" 2
             sed -n 's/.*INCR: \([0-9.]*\) requests per second.*/\1/p' | tail -1; }
 ratio() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}x')" "$1" "$2"; }
 row() { printf '%-48s %12s   %-36s %8s\n' "$@"; }
+# lua's acquire script (algorithms/lua.cpp) from 8 connections, 32 in flight on each (a single
+# connection leaves Redis idle while it reads its replies): 50 grants, then the rejections that are
+# most of a 1,000-client run's operations.
+lua_acquire=$(python3 -c "import re,sys; print(re.search(r'kAcquireLua = R\"lua\((.*?)\)lua\"', open(sys.argv[1]).read(), re.S).group(1))" \
+                "$(dirname "$(readlink -f "$0")")/../algorithms/lua.cpp")
+script_ceiling() {
+  local sha
+  sha=$(redis-cli -s "$work/redis.sock" script load "$lua_acquire")
+  redis-benchmark -s "$work/redis.sock" -c 8 -P 32 -n 400000 -r 1000000 -q \
+    evalsha "$sha" 2 bench:holders bench:fence id:__rand_int__ 50 5000000 __rand_int__ 2>/dev/null | tr '\r' '\n' |
+    sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p' | tail -1
+  redis-cli -s "$work/redis.sock" unlink bench:holders bench:fence >/dev/null
+}
 
 row "measure" "semsim" "baseline" "ratio"
+mean() { python3 -c "import sys; print((float(sys.argv[1]) + float(sys.argv[2])) / 2)" "$1" "$2"; }
 for variant in lua fair basic; do
   b1=$(bench); p16=$(bench -P 16)
+  [ "$variant" = lua ] && ceiling1=$(script_ceiling)
   "$semsim" run --redis "$url" --variant "$variant" --mode virtual --clients 1000 --limit 50 \
     --delay uniform:0.5ms..2ms --duration 20s --sample-every 0 --seed 1 --no-charts --out "$work/v-$variant" >/dev/null 2>&1
-  b2=$(bench); base=$(python3 -c "import sys; print((float(sys.argv[1]) + float(sys.argv[2])) / 2)" "$b1" "$b2")
+  b2=$(bench); base=$(mean "$b1" "$b2")
   ops=$(col "$work/v-$variant/throughput.csv" operations_per_s)
   row "virtual $variant, 1000 clients: operations/s" "$ops" "redis-benchmark -c 1: ${base%.*}/s" "$(ratio "$ops" "$base")"
   row "  same run: commands/s, round trips/s" "$(col "$work/v-$variant/summary.csv" commands_per_s)" \
     "round trips/s: $(col "$work/v-$variant/throughput.csv" round_trips_per_s)" ""
   row "  against the pipelined ceiling" "$ops" "redis-benchmark -c 1 -P 16: ${p16%.*}/s" "$(ratio "$ops" "$p16")"
+  if [ "$variant" = lua ]; then
+    ceiling=$(mean "$ceiling1" "$(script_ceiling)")
+    row "  against Redis running the script alone" "$ops" "EVALSHA acquire -c 8 -P 32: ${ceiling%.*}/s" "$(ratio "$ops" "$ceiling")"
+  fi
   row "  speed_x" "$(col "$work/v-$variant/throughput.csv" speed_x)" "real time: 1" "$(col "$work/v-$variant/throughput.csv" speed_x)x"
 done
 b1=$(bench)
 "$semsim" run --variant lua --mode virtual --clients 1000 --limit 50 --delay uniform:0.5ms..2ms --duration 20s \
   --sample-every 0 --seed 1 --no-charts --out "$work/v-embedded" >/dev/null 2>&1
-b2=$(bench); base=$(python3 -c "import sys; print((float(sys.argv[1]) + float(sys.argv[2])) / 2)" "$b1" "$b2")
+b2=$(bench); base=$(mean "$b1" "$b2")
 ops=$(col "$work/v-embedded/throughput.csv" operations_per_s)
 row "virtual lua, 1000 clients, embedded server: ops/s" "$ops" "redis-benchmark -c 1: ${base%.*}/s" "$(ratio "$ops" "$base")"
 row "  same run: round trips/s" "$(col "$work/v-embedded/throughput.csv" round_trips_per_s)" "" ""
