@@ -1,5 +1,6 @@
 #include "algorithms/api/frame_pool.h"
 
+#include <algorithm>
 #include <array>
 #include <new>
 #include <utility>
@@ -23,7 +24,8 @@ constexpr bool kPooled = true;
 constexpr std::size_t kGrain = 16;
 constexpr std::size_t kClasses = 2048 / kGrain + 1;
 
-std::size_t size_class(std::size_t size) { return (size + kGrain - 1) / kGrain; }
+// At least one grain: a kept frame holds the free list's link.
+std::size_t size_class(std::size_t size) { return std::max<std::size_t>(1, (size + kGrain - 1) / kGrain); }
 
 struct FreeFrame {
   FreeFrame* next;

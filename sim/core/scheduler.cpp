@@ -98,8 +98,8 @@ void Scheduler::take_ahead(const Bounds& b, std::vector<Ahead>& out) {
   if (!next_is_delivery()) throw std::logic_error("Scheduler::take_ahead: the next event is not a delivery");
   out.clear();
   // The earliest step causes the earliest sends, so it bounds the horizon as all of them would.
-  // No reply is queued: each stands where a delivery taken ahead earlier stood, before every
-  // delivery still queued, and a delivery is next.
+  // A reply causes sends a round trip later at the earliest, as a delivery does, and none is
+  // earlier than the first delivery (the next event), whose own round trip bounds the loop below.
   TrueTime horizon = TrueTime::max();
   if (const Heap& steps = heap(Kind::step); !steps.empty()) horizon = steps.front().time + b.min_send;
   const Heap& fences = heap(Kind::fence);
