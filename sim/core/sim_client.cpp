@@ -139,6 +139,11 @@ bool SimClient::waiting(std::uint64_t id) const {
   return f != nullptr && !f->settled;
 }
 
+SimClient::Exchange* SimClient::waiting_exchange(std::uint64_t id) {
+  InFlight* f = find_in_flight(id);
+  return f != nullptr && !f->settled ? f->exchange : nullptr;
+}
+
 void SimClient::settle(std::uint64_t id) {
   in_flight(id).settled = true;
   when_awake([this, id] {
@@ -151,26 +156,27 @@ void SimClient::settle(std::uint64_t id) {
 }
 
 void SimClient::finish(std::uint64_t id) {
-  if (!waiting(id)) return;  // ended already: its connection dropped, or it timed out
-  Exchange& exchange = *in_flight(id).exchange;
+  Exchange* exchange = waiting_exchange(id);
+  if (exchange == nullptr) return;  // ended already: its connection dropped, or it timed out
   // The replies are read when they reach the client: requests sent ahead may have been answered
   // while the simulation went on. A failed link throws here and ends the run; a master that was
   // down refused the connection (ConnectionLost), which ends this request alone.
   try {
-    if (exchange.answers.size() == 1) exchange.replies = exchange.answers[0].take();  // as it came
+    if (exchange->answers.size() == 1) exchange->replies = exchange->answers[0].take();  // as it came
     else
-      for (Replies& answer : exchange.answers)
-        for (Reply& reply : answer.take()) exchange.replies.push_back(std::move(reply));
+      for (Replies& answer : exchange->answers)
+        for (Reply& reply : answer.take()) exchange->replies.push_back(std::move(reply));
   } catch (const ConnectionLost& e) {
-    exchange.lost = e.what();
+    exchange->lost = e.what();
   }
   settle(id);
 }
 
 void SimClient::time_out(std::uint64_t id) {
-  if (!waiting(id)) return;
+  Exchange* exchange = waiting_exchange(id);
+  if (exchange == nullptr) return;
   mark(Mark::master_no_answer);
-  in_flight(id).exchange->timed_out = true;
+  exchange->timed_out = true;
   settle(id);
 }
 
@@ -192,8 +198,9 @@ void SimClient::lose_in_flight(int master, const std::string& why) {
     if (!f.settled && (master < 0 || f.exchange->master == master)) lost.push_back(id);
   if (!lost.empty()) mark(Mark::in_flight_at_connection_loss);
   for (std::uint64_t id : lost) {
-    if (!waiting(id)) continue;
-    in_flight(id).exchange->lost = why;
+    Exchange* exchange = waiting_exchange(id);
+    if (exchange == nullptr) continue;
+    exchange->lost = why;
     settle(id);
   }
 }
@@ -236,13 +243,13 @@ void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
 }
 
 void SimClient::answer(std::uint64_t id, std::size_t i, Replies replies) {
-  if (!waiting(id)) return;  // its exchange ended (and may be gone)
-  Exchange& exchange = *in_flight(id).exchange;
-  Link& link = *links_[static_cast<std::size_t>(exchange.master)];
+  Exchange* exchange = waiting_exchange(id);
+  if (exchange == nullptr) return;  // its exchange ended (and may be gone)
+  Link& link = *links_[static_cast<std::size_t>(exchange->master)];
   if (link.cut_at(scheduler_.now())) return;  // the answer is lost
-  exchange.answers[i] = std::move(replies);
+  exchange->answers[i] = std::move(replies);
   const TrueTime back = link.network.inbound(scheduler_.now());
-  if (--exchange.remaining == 0) scheduler_.at(back, [this, id] { finish(id); });
+  if (--exchange->remaining == 0) scheduler_.at(back, [this, id] { finish(id); });
 }
 
 Task<std::vector<Reply>> SimClient::Link::transaction(std::vector<Command> commands) {

@@ -106,6 +106,8 @@ class SimClient final : public Client {
   // Delivery `i` of request `id` has its replies at Redis; they travel back to the client.
   void answer(std::uint64_t id, std::size_t i, Replies replies);
   bool waiting(std::uint64_t id) const;
+  // The exchange of request `id` while it waits for its outcome; null once it has one, or is gone.
+  Exchange* waiting_exchange(std::uint64_t id);
   void finish(std::uint64_t id);
   void time_out(std::uint64_t id);
   // The outcome is in: the client reads it when awake (unless the exchange is gone meanwhile).
