@@ -10,7 +10,6 @@ void Scheduler::push_entry(const Entry& entry) {
   Heap& h = heap(entry.kind);
   h.push_back(entry);
   std::push_heap(h.begin(), h.end(), Later{});
-  ++queued_;
 }
 
 const Scheduler::Entry& Scheduler::front() const {
@@ -77,7 +76,6 @@ Scheduler::Entry Scheduler::pop_entry(Kind kind) {
   std::pop_heap(h.begin(), h.end(), Later{});
   const Entry entry = h.back();
   h.pop_back();
-  --queued_;
   next_kind_.reset();
   return entry;
 }

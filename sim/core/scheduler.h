@@ -40,7 +40,9 @@ class Scheduler {
   bool next_is_fence() const { return !empty() && front().kind == Kind::fence; }
   // Moves time forward to t when nothing is due before it (the end of a run).
   void advance_to(TrueTime t) { now_ = std::max(now_, t); }
-  bool empty() const { return queued_ == 0; }
+  bool empty() const {
+    return std::ranges::all_of(heaps_, [](const Heap& h) { return h.empty(); });
+  }
   TrueTime next_time() const { return front().time; }
   std::uint64_t events_processed() const { return processed_; }
 
@@ -116,7 +118,6 @@ class Scheduler {
   Item take(const Entry& entry);  // the payload, its slot freed
 
   std::array<Heap, 4> heaps_;
-  std::size_t queued_ = 0;
   mutable std::optional<Kind> next_kind_;  // whose front is next, once known; a pop forgets it
   Slots<std::function<void()>> steps_;
   Slots<Delivery> deliveries_;
