@@ -27,8 +27,10 @@ for _ in $(seq 100); do [ -S "$work/redis.sock" ] && break; sleep 0.05; done
 url="unix://$work/redis.sock"
 
 col() { python3 -c "import csv,sys; print(list(csv.DictReader(open(sys.argv[1])))[-1][sys.argv[2]])" "$1" "$2"; }
-bench() { redis-benchmark -s "$work/redis.sock" -c 1 -n 200000 -t incr -q "$@" 2>/dev/null | tr '\r' '\n' |
-            sed -n 's/.*INCR: \([0-9.]*\) requests per second.*/\1/p' | tail -1; }
+# The requests/s that redis-benchmark -q printed last.
+rps() { tr '\r' '\n' | sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p' | tail -1; }
+bench() { redis-benchmark -s "$work/redis.sock" -c 1 -n 200000 -t incr -q "$@" 2>/dev/null | rps; }
+mean() { python3 -c "import sys; print((float(sys.argv[1]) + float(sys.argv[2])) / 2)" "$1" "$2"; }
 ratio() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}x')" "$1" "$2"; }
 row() { printf '%-48s %12s   %-36s %8s\n' "$@"; }
 # lua's acquire script (algorithms/lua.cpp) from 8 connections, 32 in flight on each (a single
@@ -40,13 +42,11 @@ script_ceiling() {
   local sha
   sha=$(redis-cli -s "$work/redis.sock" script load "$lua_acquire")
   redis-benchmark -s "$work/redis.sock" -c 8 -P 32 -n 400000 -r 1000000 -q \
-    evalsha "$sha" 2 bench:holders bench:fence id:__rand_int__ 50 5000000 __rand_int__ 2>/dev/null | tr '\r' '\n' |
-    sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p' | tail -1
+    evalsha "$sha" 2 bench:holders bench:fence id:__rand_int__ 50 5000000 __rand_int__ 2>/dev/null | rps
   redis-cli -s "$work/redis.sock" unlink bench:holders bench:fence >/dev/null
 }
 
 row "measure" "semsim" "baseline" "ratio"
-mean() { python3 -c "import sys; print((float(sys.argv[1]) + float(sys.argv[2])) / 2)" "$1" "$2"; }
 for variant in lua fair basic; do
   b1=$(bench); p16=$(bench -P 16)
   [ "$variant" = lua ] && ceiling1=$(script_ceiling)
