@@ -91,6 +91,8 @@ class Checker {
   // The instant before now is over: holders counted, liveness judged (finish closes copies).
   void close_instant(HoldTracker& holds, LivenessTracker& liveness) const;
   void on_acquire(const Event& e, ClientState& c);
+  void count_operation(const Event& e);
+  [[gnu::noinline]] void add_other(const Event& e);  // a row that is not an acquire
   void on_sample(const Event& e);
   void on_server_fault(const Event& e);
   void on_votes(const Event& e);

@@ -31,7 +31,7 @@ void FifoTracker::prune() {
   // Settled entries anywhere (a long-pending acquire at the front would keep every later one).
   pending_.keep_if([this](const Pending& p) { return live(p); });
   while (!waiting_.empty() && (waiting_.front().counted || !blocked(waiting_.front()))) waiting_.pop_front();
-  prune_at_ = 2 * (pending_.size() + waiting_.size()) + 64;
+  prune_countdown_ = pending_.size() + waiting_.size() + 64;
 }
 
 void FifoTracker::admitted(int client, std::int64_t invoke_us) {

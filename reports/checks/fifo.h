@@ -17,7 +17,7 @@
 // stay unanswered (the network timeout or a pause), not by the length of the history.
 //
 // Cost: an invoke, a settle and a rejection are O(1) and inline (most rows of a history). The
-// queues are pruned when they have doubled since the last pruning (amortised O(1) an acquire):
+// queues are pruned when they have doubled since the last pruning, plus 64 (amortised O(1) an acquire):
 // keeping a settled entry longer changes no count, since an acquire, once settled, stays so, and
 // one invoked later falls after every window that is over. The queue's front rejection
 // remembers the pending acquire that keeps it (its blocker), so a pruning that finds it still
@@ -43,7 +43,7 @@ class FifoTracker {
     clients_[static_cast<std::size_t>(client)].live_attempt = attempt;
     pending_.push_back({invoke_us, client, attempt});
     ++live_pending_;
-    if (pending_.size() + waiting_.size() > prune_at_) prune();
+    if (--prune_countdown_ == 0) prune();
   }
   void admitted(int client, std::int64_t invoke_us);
   [[gnu::always_inline]] void rejected(int client, std::int64_t invoke_us, std::int64_t fail_us) {
@@ -55,7 +55,7 @@ class FifoTracker {
     }
     // Kept even with nothing pending in its window: an acquire may still be invoked at fail_us.
     waiting_.push_back({invoke_us, fail_us, client, false, ++rejections_kept_});
-    if (pending_.size() + waiting_.size() > prune_at_) prune();
+    if (--prune_countdown_ == 0) prune();
   }
   void abandoned(int client) { settle(client); }  // info, crash: it will never be admitted
 
@@ -100,7 +100,7 @@ class FifoTracker {
   FlatQueue<Pending> pending_;               // in invoke order; settled entries dropped lazily
   std::size_t live_pending_ = 0;
   FlatQueue<Rejection> waiting_;             // in fail order
-  std::size_t prune_at_ = 64;                // pending_ and waiting_ together, then prune
+  std::size_t prune_countdown_ = 64;         // entries to add before the next pruning
   std::uint64_t rejections_kept_ = 0;
   Pending blocker_{};                        // keeps the rejection numbered blocked_number_
   std::uint64_t blocked_number_ = 0;         // 0: none

@@ -25,6 +25,10 @@ class HoldersSeries {
       enter_bucket(t_us, holders);
     }
   }
+  // From t_us on, as many hold as before (calls in time order): only a new bucket needs work.
+  void same_level(std::int64_t t_us) {
+    if (!started_ || t_us >= current_end_us_) enter_bucket(t_us, current_);
+  }
   // The series up to end_us.
   std::vector<HoldersPoint> points(std::int64_t end_us) const;
   std::int64_t bucket_us() const { return bucket_us_; }

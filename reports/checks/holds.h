@@ -38,15 +38,16 @@ class HoldTracker {
     const int n = holders();
     max_holders_ = std::max(max_holders_, n);
     max_possible_ = std::max(max_possible_, n + possible_only_);
+    over_ = n > limit_;
+    possible_over_ = n + possible_only_ > limit_;
     if (n > limit_ || in_episode_) episode_instant(t_us, n);
     granted_now_.clear();
     series_.level(t_us, n);
   }
-  // The counts of the last instant held from `from_us` to `to_us`.
+  // The counts of the last instant done held from `from_us` to `to_us`.
   void elapse(std::int64_t from_us, std::int64_t to_us) {
-    const std::int64_t d = to_us - from_us;
-    if (holders() > limit_) over_limit_us_ += d;
-    if (holders() + possible_only_ > limit_) possible_over_limit_us_ += d;
+    if (over_) over_limit_us_ += to_us - from_us;
+    if (possible_over_) possible_over_limit_us_ += to_us - from_us;
   }
 
   int holders() const { return static_cast<int>(certain_.size()); }
@@ -54,7 +55,7 @@ class HoldTracker {
   // All events at t_us have been applied and ended as at the last instant done: the same
   // holders and possible holders counted, none granted since. The maxima, episodes and steals
   // stay as they are; only the series may enter a new bucket.
-  void instant_repeated(std::int64_t t_us) { series_.level(t_us, holders()); }
+  void instant_repeated(std::int64_t t_us) { series_.same_level(t_us); }
   // Certain holders granted at or after `since_us` whose grant is not older than `timeout_us`
   // at `now_us` (no timeout: however old): the permits a fault that lost the writes since
   // `since_us` took from their holders.
@@ -86,6 +87,7 @@ class HoldTracker {
   std::vector<int> granted_now_;  // clients granted in the current instant
 
   int max_holders_ = 0, max_possible_ = 0;
+  bool over_ = false, possible_over_ = false;  // at the last instant done: more than limit_ (possibly) hold
   std::int64_t over_limit_us_ = 0, possible_over_limit_us_ = 0;
   std::int64_t steals_ = 0;
   std::int64_t episode_count_ = 0;
