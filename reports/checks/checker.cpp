@@ -147,7 +147,7 @@ void Checker::read_run_row(const Event& e) {
 void Checker::add(const Event& e) {
   advance_to(e);
   if (e.op == Op::acquire && have_limit_) {  // most rows, inline; the others out of line
-    on_acquire(e, client(e.client).state);  // first: a client id out of range is refused here
+    on_acquire(e, client(e.client));  // first: a client id out of range is refused here
     return;
   }
   add_other(e);
@@ -160,7 +160,6 @@ void Checker::add(const Event& e) {
     ++meta_.unknown;
     if (meta_.first_unknown.empty()) meta_.first_unknown = one_line(e.detail);
   }
-  leases_.add(e);
 }
 
 void Checker::add_other(const Event& e) {
@@ -172,7 +171,10 @@ void Checker::add_other(const Event& e) {
     throw HistoryError("no limit known at seq " + std::to_string(e.seq) +
                        ": the first row must be a run row with limit=N (or pass the limit)");
   ClientState& c = client(e.client).state;  // first: a client id out of range is refused here
-  if (e.op == Op::release || e.op == Op::refresh) count_operation(e);
+  if (e.op == Op::release || e.op == Op::refresh) {
+    count_operation(e);
+    leases_.add(e);
+  }
   switch (e.op) {
     case Op::release:
       if (e.phase == Phase::invoke) holds_.end(e.client);
@@ -219,8 +221,11 @@ void Checker::add_other(const Event& e) {
   }
 }
 
-[[gnu::always_inline]] inline void Checker::on_acquire(const Event& e, ClientState& c) {
+// The trackers get the client's parts of its row (the row is checked to hold the client).
+[[gnu::always_inline]] inline void Checker::on_acquire(const Event& e, Row& row) {
+  ClientState& c = row.state;
   count_operation(e);
+  leases_.add_acquire(e, row.leases);
   const std::int64_t t = e.true_us;
   if (e.phase == Phase::invoke) {
     ++meta_.acquires;
@@ -228,8 +233,8 @@ void Checker::add_other(const Event& e) {
     c.pending = true;
     c.invoke_us = t;
     c.offset_sum_us += static_cast<double>(e.client_us) - static_cast<double>(t);
-    fifo_.invoked(e.client, ++c.attempt, t);
-    if (!waits_.is_waiting(e.client)) liveness_.acquire_invoked(e.client, t);
+    fifo_.invoked(row.fifo, e.client, ++c.attempt, t);
+    if (!row.waits.waiting) liveness_.acquire_invoked(e.client, t);
     return;
   }
   // An outcome without a recorded invoke (a truncated start) counts, without a latency.
@@ -251,10 +256,10 @@ void Checker::add_other(const Event& e) {
     std::int64_t invoke_us = c.pending ? c.invoke_us : t;
     if (c.pending) {
       latency_.add(t - c.invoke_us);
-      fifo_.rejected(e.client, c.invoke_us, t);
+      fifo_.rejected(row.fifo, e.client, c.invoke_us, t);
     }
-    waits_.rejected(e.client, invoke_us);
-    liveness_.acquire_refused(e.client);
+    waits_.rejected(row.waits, invoke_us);
+    liveness_.acquire_refused(row.liveness, e.client);
   } else {  // info: may have been granted
     ++meta_.acquire_unknown;
     ++c.unknown;

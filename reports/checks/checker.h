@@ -90,7 +90,7 @@ class Checker {
   void read_run_row(const Event& e);
   // The instant before now is over: holders counted, liveness judged (finish closes copies).
   void close_instant(HoldTracker& holds, LivenessTracker& liveness) const;
-  void on_acquire(const Event& e, ClientState& c);
+  void on_acquire(const Event& e, Row& row);
   void count_operation(const Event& e);
   [[gnu::noinline]] void add_other(const Event& e);  // a row that is not an acquire
   void on_sample(const Event& e);

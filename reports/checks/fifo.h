@@ -35,20 +35,34 @@ namespace semsim {
 
 class FifoTracker {
  public:
+  struct Client {
+    std::uint64_t live_attempt = 0;  // the attempt pending, 0 for none
+  };
+
   // Each pending acquire is known by (client, attempt), attempt increasing per client.
-  [[gnu::always_inline]] void invoked(int client, std::uint64_t attempt, std::int64_t invoke_us) {
+  void invoked(int client, std::uint64_t attempt, std::int64_t invoke_us) {
     clients_.grow_to(static_cast<std::size_t>(client) + 1);
+    invoked(clients_[static_cast<std::size_t>(client)], client, attempt, invoke_us);
+  }
+  void admitted(int client, std::int64_t invoke_us);
+  void rejected(int client, std::int64_t invoke_us, std::int64_t fail_us) {
+    clients_.grow_to(static_cast<std::size_t>(client) + 1);
+    rejected(clients_[static_cast<std::size_t>(client)], client, invoke_us, fail_us);
+  }
+  void abandoned(int client) { settle(client); }  // info, crash: it will never be admitted
+
+  // The same with the client's part at hand (the checker's row): most rows of a history, inline.
+  [[gnu::always_inline]] void invoked(Client& me, int client, std::uint64_t attempt, std::int64_t invoke_us) {
     now_us_ = std::max(now_us_, invoke_us);
-    settle(client);  // a previous acquire whose outcome never came
-    clients_[static_cast<std::size_t>(client)].live_attempt = attempt;
+    settle(me);  // a previous acquire whose outcome never came
+    me.live_attempt = attempt;
     pending_.push_back({invoke_us, client, attempt});
     ++live_pending_;
     if (--prune_countdown_ == 0) prune();
   }
-  void admitted(int client, std::int64_t invoke_us);
-  [[gnu::always_inline]] void rejected(int client, std::int64_t invoke_us, std::int64_t fail_us) {
+  [[gnu::always_inline]] void rejected(Client& me, int client, std::int64_t invoke_us, std::int64_t fail_us) {
     now_us_ = std::max(now_us_, fail_us);
-    settle(client);
+    settle(me);
     if (latest_admitted_invoke_us_ > invoke_us) {
       ++inversions_;  // an acquire invoked after this one was already admitted
       return;
@@ -57,15 +71,11 @@ class FifoTracker {
     waiting_.push_back({invoke_us, fail_us, client, false, ++rejections_kept_});
     if (--prune_countdown_ == 0) prune();
   }
-  void abandoned(int client) { settle(client); }  // info, crash: it will never be admitted
 
   std::int64_t inversions() const { return inversions_; }
   std::size_t waiting() const { return waiting_.size(); }  // for tests of the memory bound
   std::size_t pending() const { return pending_.size(); }
 
-  struct Client {
-    std::uint64_t live_attempt = 0;  // the attempt pending, 0 for none
-  };
   // Parts kept in the caller's rows (client_parts.h) rather than in a vector of this tracker.
   void view_clients(Client* first, std::size_t stride, std::size_t n) { clients_.view(first, stride, n); }
 
@@ -87,10 +97,11 @@ class FifoTracker {
   // Whether a pending acquire invoked inside r's window may still admit: then r is kept.
   bool blocked(const Rejection& r);
   void settle(int client) {
-    if (static_cast<std::size_t>(client) >= clients_.size()) return;
-    std::uint64_t& live_attempt = clients_[static_cast<std::size_t>(client)].live_attempt;
-    if (live_attempt == 0) return;
-    live_attempt = 0;
+    if (static_cast<std::size_t>(client) < clients_.size()) settle(clients_[static_cast<std::size_t>(client)]);
+  }
+  void settle(Client& me) {
+    if (me.live_attempt == 0) return;
+    me.live_attempt = 0;
     --live_pending_;
   }
   // Drops the settled pending acquires and the front rejections no pending acquire can invert.

@@ -83,6 +83,20 @@ class LeaseTracker {
     Invokes acquiring;
     std::vector<Lease> leases;  // live ones and free slots
   };
+  // An acquire row of a client whose part is `me` (the checker's row; a client id >= 0), inline
+  // for the same reason.
+  [[gnu::always_inline]] void add_acquire(const Event& e, Client& me) {
+    if (!timeout_us_) return;
+    if (e.phase == Phase::invoke) {
+      me.acquiring.push(e.true_us);
+      return;
+    }
+    if (e.phase != Phase::ok && me.acquiring.size() <= 1) {
+      me.acquiring.clear();
+      return;
+    }
+    add_row(e);
+  }
   // Parts kept in the caller's rows (client_parts.h) rather than in a vector of this tracker.
   void view_clients(Client* first, std::size_t stride, std::size_t n) { clients_.view(first, stride, n); }
 

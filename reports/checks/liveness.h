@@ -34,13 +34,22 @@ class LivenessTracker {
   void set_bound_us(std::int64_t bound_us) { bound_us_ = bound_us; }
   std::int64_t bound_us() const { return bound_us_; }
 
+  struct Client {
+    std::int64_t since_us = -1;  // invoke of its pending acquire; -1: none
+    std::uint32_t attempt = 0;   // names the pending acquire among the client's
+  };
+
   // An acquire of a client that is not waiting; its outcome decides whether it waited.
   void acquire_invoked(int client, std::int64_t invoke_us);
-  void acquire_refused(int client) {  // it waited since its invoke (inline: most often, it was waiting already)
-    if (static_cast<std::size_t>(client) < clients_.size() && clients_[static_cast<std::size_t>(client)].since_us >= 0)
-      learn_wait(client);
+  void acquire_refused(int client) {  // it waited since its invoke
+    if (static_cast<std::size_t>(client) < clients_.size()) acquire_refused(clients_[static_cast<std::size_t>(client)], client);
   }
   void acquire_settled(int client);  // ok, info, crash: no wait learnt from it
+  // With the client's part at hand (the checker's row), inline: most often it was waiting
+  // already (its acquire was invoked while it waited), and there is nothing to learn.
+  void acquire_refused(Client& me, int client) {
+    if (me.since_us >= 0) learn_wait(client);
+  }
 
   // After all events of instant t: permits free (fewer than limit certainly hold), clients
   // waiting as of now, whether one was granted at t.
@@ -61,10 +70,6 @@ class LivenessTracker {
   // No instant held back: every instant done so far is judged.
   bool all_judged() const { return held_.empty(); }
 
-  struct Client {
-    std::int64_t since_us = -1;  // invoke of its pending acquire; -1: none
-    std::uint32_t attempt = 0;   // names the pending acquire among the client's
-  };
   // Parts kept in the caller's rows (client_parts.h) rather than in a vector of this tracker.
   void view_clients(Client* first, std::size_t stride, std::size_t n) { clients_.view(first, stride, n); }
 

@@ -15,12 +15,18 @@ namespace semsim {
 
 class WaitTracker {
  public:
-  // Inline: most rows of a history are rejections of a client already waiting.
-  void rejected(int client, std::int64_t invoke_us) {
-    Client& s = at(client);
-    if (s.waiting) return;
-    s.waiting = true;
-    s.since_us = invoke_us;
+  struct Client {
+    bool waiting = false;
+    std::int64_t since_us = 0;
+  };
+
+  void rejected(int client, std::int64_t invoke_us) { rejected(at(client), invoke_us); }
+  // With the client's part at hand (the checker's row), inline: most rows of a history are
+  // rejections of a client already waiting.
+  void rejected(Client& me, std::int64_t invoke_us) {
+    if (me.waiting) return;
+    me.waiting = true;
+    me.since_us = invoke_us;
     ++waiting_;
   }
   void granted(int client, std::int64_t ok_us);
@@ -32,10 +38,6 @@ class WaitTracker {
   int waiting() const { return waiting_; }
   void finish(std::int64_t end_us, Summary& s) const;
 
-  struct Client {
-    bool waiting = false;
-    std::int64_t since_us = 0;
-  };
   // Parts kept in the caller's rows (client_parts.h) rather than in a vector of this tracker.
   void view_clients(Client* first, std::size_t stride, std::size_t n) { clients_.view(first, stride, n); }
 
