@@ -1,6 +1,6 @@
 // How much the checker costs on top of reading a history: generates a synthetic history file
 // (10 million events by default), then times (1) reading it alone and (2) reading + checking it,
-// each the fastest of three passes.
+// each the fastest of five passes, alternated.
 //
 //   checker_bench [EVENTS] [PATH]     default: 10000000 /tmp/semsim_checker_bench.csv
 //
@@ -57,9 +57,10 @@ int main(int argc, char** argv) {
                 << " MiB) in " << seconds_since(t0) << " s: " << path << "\n";
     }
 
-    // Each timed three times, alternately, keeping the fastest: on a shared machine a slow pass
-    // says more about the neighbours than about the code.
-    constexpr int kPasses = 3;
+    // Each timed five times, alternately, keeping the fastest: on a shared machine a slow pass
+    // says more about the neighbours than about the code (with three, the ratio of the two
+    // fastest moved by 0.1 between runs minutes apart).
+    constexpr int kPasses = 5;
     double read_s = 1e300, read_cpu = 1e300, check_s = 1e300, check_cpu = 1e300;
     std::int64_t rows = 0;
     semsim::Summary s;

@@ -10,7 +10,7 @@
 #   - speed_x (simulated seconds per wall second) of virtual lua at 100 / 1,000 / 10,000 clients;
 #   - semsim check cases/s with --jobs 1 and --jobs 2 (lua, 1000 cases, seed 1);
 #   - the checker on 10 million events against a plain read of the file (checker_bench: the
-#     fastest of three passes of each);
+#     fastest of five passes of each);
 #   - memory per simulated client (peak RSS of a large run minus that of a small one);
 #   - Redlock over 5 masters against 1 master and against lua (bench/redlock_bench.sh's rows).
 # Usage, from the project root: bench/performance.sh [build/semsim]
