@@ -294,6 +294,10 @@ struct Safety {
   std::int64_t over_limit_us = 0, possible_over_limit_us = 0, steals = 0, episodes = 0;
 };
 
+// Counts are taken at every instant once it is applied, the last one included: a hold still open
+// there (kOpen) counts at it, also one granted at that very instant. (DEFINITIONS.md's "anything
+// still open is closed there" could be read as making such a hold empty, [t, t), and never
+// counted; the checker counts it, and so does this reference.)
 Safety safety(const History& h) {
   const std::vector<Interval> certain = holds(h), possible = possible_holds(h);
   const std::vector<std::int64_t> ts = instants(h);
