@@ -124,7 +124,17 @@ void Checker::read_run_row(const Event& e) {
     meta_.start_us = e.true_us;
     now_us_ = e.true_us;
   } else if (e.true_us > now_us_) {
-    close_instant(holds_, liveness_);
+    // Most instants of a history end as the one before did: an invoke, a client refused again.
+    // Closing such an instant changes nothing when the last one was decided for liveness (no
+    // permit free, or a client waiting) and nothing is held back: the holders counted, the
+    // episodes, the steals (no grant) and the liveness stretch all stay as they are.
+    const InstantEnd end{holds_.holders(), holds_.possible_only(), waits_.waiting()};
+    if (end == last_closed_ && !granted_now_ && liveness_.all_judged() && (end.holders >= meta_.limit || end.waiting > 0)) {
+      holds_.instant_repeated(now_us_);
+    } else {
+      close_instant(holds_, liveness_);
+      last_closed_ = end;
+    }
     granted_now_ = false;
     holds_.elapse(now_us_, e.true_us);
     now_us_ = e.true_us;

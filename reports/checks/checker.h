@@ -103,6 +103,12 @@ class Checker {
   std::int64_t now_us_ = 0;
   std::uint64_t last_seq_ = 0;
   bool granted_now_ = false;
+  // What the last instant closed ended with (close_instant skips an instant that ends the same).
+  struct InstantEnd {
+    int holders, possible, waiting;
+    bool operator==(const InstantEnd&) const = default;
+  };
+  InstantEnd last_closed_{-1, -1, -1};
   std::optional<std::int64_t> row_commands_;
   std::optional<double> row_wall_s_;
 

@@ -16,10 +16,15 @@
 // rejections that happened while one of them was pending, bounded by how long an acquire can
 // stay unanswered (the network timeout or a pause), not by the length of the history.
 //
-// Cost: the queue's front rejection remembers the pending acquire that keeps it (its blocker), so
-// a settle that is not the blocker's costs O(1); only a settled blocker sends it searching again.
+// Cost: an invoke, a settle and a rejection are O(1) and inline (most rows of a history). The
+// queues are pruned when they have doubled since the last pruning (amortised O(1) an acquire):
+// keeping a settled entry longer changes no count, since an acquire, once settled, stays so, and
+// one invoked later falls after every window that is over. The queue's front rejection
+// remembers the pending acquire that keeps it (its blocker), so a pruning that finds it still
+// blocked costs O(1); only a settled blocker sends it searching again.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -31,13 +36,32 @@ namespace semsim {
 class FifoTracker {
  public:
   // Each pending acquire is known by (client, attempt), attempt increasing per client.
-  void invoked(int client, std::uint64_t attempt, std::int64_t invoke_us);
+  [[gnu::always_inline]] void invoked(int client, std::uint64_t attempt, std::int64_t invoke_us) {
+    clients_.grow_to(static_cast<std::size_t>(client) + 1);
+    now_us_ = std::max(now_us_, invoke_us);
+    settle(client);  // a previous acquire whose outcome never came
+    clients_[static_cast<std::size_t>(client)].live_attempt = attempt;
+    pending_.push_back({invoke_us, client, attempt});
+    ++live_pending_;
+    if (pending_.size() + waiting_.size() > prune_at_) prune();
+  }
   void admitted(int client, std::int64_t invoke_us);
-  void rejected(int client, std::int64_t invoke_us, std::int64_t fail_us);
-  void abandoned(int client);  // info, crash: the pending acquire will never be admitted
+  [[gnu::always_inline]] void rejected(int client, std::int64_t invoke_us, std::int64_t fail_us) {
+    now_us_ = std::max(now_us_, fail_us);
+    settle(client);
+    if (latest_admitted_invoke_us_ > invoke_us) {
+      ++inversions_;  // an acquire invoked after this one was already admitted
+      return;
+    }
+    // Kept even with nothing pending in its window: an acquire may still be invoked at fail_us.
+    waiting_.push_back({invoke_us, fail_us, client, false, ++rejections_kept_});
+    if (pending_.size() + waiting_.size() > prune_at_) prune();
+  }
+  void abandoned(int client) { settle(client); }  // info, crash: it will never be admitted
 
   std::int64_t inversions() const { return inversions_; }
   std::size_t waiting() const { return waiting_.size(); }  // for tests of the memory bound
+  std::size_t pending() const { return pending_.size(); }
 
   struct Client {
     std::uint64_t live_attempt = 0;  // the attempt pending, 0 for none
@@ -62,13 +86,21 @@ class FifoTracker {
   const Pending* pending_within(std::int64_t after_us, std::int64_t until_us) const;
   // Whether a pending acquire invoked inside r's window may still admit: then r is kept.
   bool blocked(const Rejection& r);
-  void settle(int client);
+  void settle(int client) {
+    if (static_cast<std::size_t>(client) >= clients_.size()) return;
+    std::uint64_t& live_attempt = clients_[static_cast<std::size_t>(client)].live_attempt;
+    if (live_attempt == 0) return;
+    live_attempt = 0;
+    --live_pending_;
+  }
+  // Drops the settled pending acquires and the front rejections no pending acquire can invert.
   void prune();
 
   ClientParts<Client> clients_;
   FlatQueue<Pending> pending_;               // in invoke order; settled entries dropped lazily
   std::size_t live_pending_ = 0;
   FlatQueue<Rejection> waiting_;             // in fail order
+  std::size_t prune_at_ = 64;                // pending_ and waiting_ together, then prune
   std::uint64_t rejections_kept_ = 0;
   Pending blocker_{};                        // keeps the rejection numbered blocked_number_
   std::uint64_t blocked_number_ = 0;         // 0: none

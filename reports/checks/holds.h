@@ -50,6 +50,11 @@ class HoldTracker {
   }
 
   int holders() const { return static_cast<int>(certain_.size()); }
+  int possible_only() const { return possible_only_; }
+  // All events at t_us have been applied and ended as at the last instant done: the same
+  // holders and possible holders counted, none granted since. The maxima, episodes and steals
+  // stay as they are; only the series may enter a new bucket.
+  void instant_repeated(std::int64_t t_us) { series_.level(t_us, holders()); }
   // Certain holders granted at or after `since_us` whose grant is not older than `timeout_us`
   // at `now_us` (no timeout: however old): the permits a fault that lost the writes since
   // `since_us` took from their holders.

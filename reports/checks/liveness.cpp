@@ -27,8 +27,7 @@ const LivenessTracker::Pending* LivenessTracker::earliest_pending() {
   return pending_.empty() ? nullptr : &pending_.front();
 }
 
-void LivenessTracker::acquire_refused(int client) {
-  if (static_cast<std::size_t>(client) >= clients_.size() || clients_[static_cast<std::size_t>(client)].since_us < 0) return;
+void LivenessTracker::learn_wait(int client) {
   const std::int64_t since = clients_[static_cast<std::size_t>(client)].since_us;
   acquire_settled(client);
   // The held instants from the invoke on (all before now) gain a waiter; from now on the wait

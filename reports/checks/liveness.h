@@ -36,7 +36,10 @@ class LivenessTracker {
 
   // An acquire of a client that is not waiting; its outcome decides whether it waited.
   void acquire_invoked(int client, std::int64_t invoke_us);
-  void acquire_refused(int client);  // it waited since its invoke
+  void acquire_refused(int client) {  // it waited since its invoke (inline: most often, it was waiting already)
+    if (static_cast<std::size_t>(client) < clients_.size() && clients_[static_cast<std::size_t>(client)].since_us >= 0)
+      learn_wait(client);
+  }
   void acquire_settled(int client);  // ok, info, crash: no wait learnt from it
 
   // After all events of instant t: permits free (fewer than limit certainly hold), clients
@@ -55,6 +58,8 @@ class LivenessTracker {
     }
   }
   void finish(std::int64_t end_us, Summary& s) const;
+  // No instant held back: every instant done so far is judged.
+  bool all_judged() const { return held_.empty(); }
 
   struct Client {
     std::int64_t since_us = -1;  // invoke of its pending acquire; -1: none
@@ -71,6 +76,7 @@ class LivenessTracker {
     int added_waiters;  // change, from this instant on, of waiters learnt afterwards
   };
   void hold(std::int64_t t_us, bool free, int waiting, bool granted);  // behind held instants
+  void learn_wait(int client);  // a refused acquire invoked while its client was not waiting
   void release_held();  // judge the instants no pending acquire can change any more
   void judge(std::int64_t t_us, bool starving, bool granted) {
     if (granted || !starving) close(t_us);

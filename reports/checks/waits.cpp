@@ -2,26 +2,12 @@
 
 namespace semsim {
 
-WaitTracker::Client& WaitTracker::at(int client) {
-  clients_.grow_to(static_cast<std::size_t>(client) + 1);
-  return clients_[static_cast<std::size_t>(client)];
-}
-
-// Ties go to the lower client id, so the answer does not depend on event order within a tie.
 void WaitTracker::Longest::consider(std::int64_t d, int c, bool is_open) {
   if (d > us || (d == us && client >= 0 && c < client)) {
     us = d;
     client = c;
     open = is_open;
   }
-}
-
-void WaitTracker::rejected(int client, std::int64_t invoke_us) {
-  Client& s = at(client);
-  if (s.waiting) return;
-  s.waiting = true;
-  s.since_us = invoke_us;
-  ++waiting_;
 }
 
 void WaitTracker::stop(int client, std::int64_t t_us, bool open) {

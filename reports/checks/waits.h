@@ -15,7 +15,14 @@ namespace semsim {
 
 class WaitTracker {
  public:
-  void rejected(int client, std::int64_t invoke_us);
+  // Inline: most rows of a history are rejections of a client already waiting.
+  void rejected(int client, std::int64_t invoke_us) {
+    Client& s = at(client);
+    if (s.waiting) return;
+    s.waiting = true;
+    s.since_us = invoke_us;
+    ++waiting_;
+  }
   void granted(int client, std::int64_t ok_us);
   void crashed(int client, std::int64_t t_us);
   void stopped_wanting(int client, std::int64_t t_us);
@@ -39,7 +46,10 @@ class WaitTracker {
     bool open = false;
     void consider(std::int64_t d, int c, bool is_open);
   };
-  Client& at(int client);
+  Client& at(int client) {
+    clients_.grow_to(static_cast<std::size_t>(client) + 1);
+    return clients_[static_cast<std::size_t>(client)];
+  }
   void stop(int client, std::int64_t t_us, bool open);
 
   ClientParts<Client> clients_;
