@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -359,7 +360,8 @@ struct LongestWait {
   bool open = false;
 };
 
-// The longest wait; ties go to the lower client id, then to that client's earlier wait.
+// The longest wait; ties go to the lower client id, then to that client's earlier wait (waits.cpp:
+// DEFINITIONS.md names no tie rule). A wait that lasted no time names no client.
 LongestWait longest_wait(const History& h) {
   const std::int64_t end = h.events.back().true_us;
   LongestWait w;
