@@ -5,6 +5,7 @@
 // holds. All events at one true time form an instant: they are applied in seq order and the
 // holders are counted once they all are, so a hold ending at t and one starting at t never
 // overlap, whatever their seq order, and a hold that starts and ends at the same t is empty.
+// The history's last instant counts like any other: a hold still open there is among its holders.
 // A client holds at most one permit: a second ok while holding does not add a holder.
 //
 // An acquire with an `info` outcome may have succeeded: its client *possibly* holds from the info
