@@ -73,7 +73,8 @@ History make_history(int limit, int clients, std::int64_t timeout_ms, std::int64
     h.events.push_back(std::move(e));
   };
   for (int round = 1; round <= rounds; ++round) {
-    for (const auto& [dt_us, who, choice] : steps) {
+    for (const auto& [dt_us, who, drawn] : steps) {
+      const int choice = drawn;  // a copy: clang before 16 cannot capture a structured binding
       t += dt_us;
       const int c = 1 + who % clients;
       State& s = state[static_cast<std::size_t>(c)];
