@@ -208,12 +208,28 @@ EmbeddedRedis::EmbeddedRedis(ServerSetup setup) : setup_(std::move(setup)) {
       fs::create_directory(fs::path(dir_) / name);
       servers_.push_back({name, dir_ + "/" + name, dir_ + "/" + name + ".sock", free_loopback_port(), -1, true});
     }
-    for (Server& server : servers_) start(server);
+    for (Server& server : servers_) start_on_a_free_port(server);
     wait_in_sync();
     if (setup_.sentinel) start_sentinels();
   } catch (...) {
     stop();
     throw;
+  }
+}
+
+// A port picked free may be taken before redis-server binds it: by another job's servers picked
+// in the same microseconds under check --jobs 2, or an outgoing connection. The first start then
+// picks another (a few times): nothing has been told the port yet, the replicas start after their
+// primary. A restart keeps its port (its replicas follow it there).
+void EmbeddedRedis::start_on_a_free_port(Server& server) {
+  for (int attempt = 1;; ++attempt) {
+    try {
+      start(server);
+      return;
+    } catch (const EmbeddedRedisError& e) {
+      if (server.port == 0 || attempt == 5 || std::string_view(e.what()).find("Address already in use") == std::string_view::npos) throw;
+      server.port = free_loopback_port();
+    }
   }
 }
 
