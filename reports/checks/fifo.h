@@ -12,14 +12,15 @@
 // acquires so far. Otherwise R waits in a queue (ordered by fail time) while some acquire invoked
 // in (r_i, r_f] is still pending, or may still be invoked (rows of R's fail instant may follow),
 // and an A that is admitted later walks back over the R's that failed after its invoke. So the
-// count does not depend on the order of rows within one instant. Memory: the pending acquires (at most one per client) plus the
-// rejections that happened while one of them was pending, bounded by how long an acquire can
-// stay unanswered (the network timeout or a pause), not by the length of the history.
+// count does not depend on the order of rows within one instant. Memory: the pending acquires
+// (at most one per client) plus the rejections that happened while one of them was pending,
+// bounded by how long an acquire can stay unanswered (the network timeout or a pause), not by
+// the length of the history; pruned lazily, at most twice that plus 64 entries.
 //
 // Cost: an invoke, a settle and a rejection are O(1) and inline (most rows of a history). The
-// queues are pruned when they have doubled since the last pruning, plus 64 (amortised O(1) an acquire):
-// keeping a settled entry longer changes no count, since an acquire, once settled, stays so, and
-// one invoked later falls after every window that is over. The queue's front rejection
+// queues are pruned when they have doubled since the last pruning, plus 64 (amortised O(1) an
+// acquire): keeping a settled entry longer changes no count, since an acquire, once settled,
+// stays so, and one invoked later falls after every window that is over. The queue's front rejection
 // remembers the pending acquire that keeps it (its blocker), so a pruning that finds it still
 // blocked costs O(1); only a settled blocker sends it searching again.
 #pragma once
