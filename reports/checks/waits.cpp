@@ -2,6 +2,7 @@
 
 namespace semsim {
 
+// Ties go to the lower client id, so the answer does not depend on event order within a tie.
 void WaitTracker::Longest::consider(std::int64_t d, int c, bool is_open) {
   if (d > us || (d == us && client >= 0 && c < client)) {
     us = d;

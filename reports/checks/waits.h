@@ -33,9 +33,6 @@ class WaitTracker {
   void granted(int client, std::int64_t ok_us);
   void crashed(int client, std::int64_t t_us);
   void stopped_wanting(int client, std::int64_t t_us);
-  bool is_waiting(int client) const {
-    return static_cast<std::size_t>(client) < clients_.size() && clients_[static_cast<std::size_t>(client)].waiting;
-  }
   int waiting() const { return waiting_; }
   void finish(std::int64_t end_us, Summary& s) const;
 

@@ -88,7 +88,7 @@ class EmbeddedRedis {
   void fail_over_by_sentinels();
   static RedisTarget target_of(const Server& server);
   void start(Server& server);
-  void start_on_a_free_port(Server& server);  // the first start: another port if its was taken
+  void start_on_a_free_port(Server& server);  // the first start: another port if its own was taken
   void start_process(Server& server, std::vector<std::string> args, std::vector<std::string> env);
   void wait_in_sync();
   void kill_server(Server& server) noexcept;
