@@ -233,7 +233,7 @@ void Checker::add_other(const Event& e) {
     c.pending = true;
     c.invoke_us = t;
     c.offset_sum_us += static_cast<double>(e.client_us) - static_cast<double>(t);
-    fifo_.invoked(row.fifo, e.client, ++c.attempt, t);
+    fifo_.invoked(row.fifo, e.client, static_cast<std::uint64_t>(c.attempts), t);
     if (!row.waits.waiting) liveness_.acquire_invoked(e.client, t);
     return;
   }

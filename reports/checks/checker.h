@@ -66,9 +66,9 @@ class Checker {
   struct ClientState {
     bool pending = false;  // between acquire invoke and its outcome
     std::int64_t invoke_us = 0;
-    std::uint64_t attempt = 0;
     double offset_sum_us = 0;  // a double: a sum of many large offsets must not overflow
-    std::int64_t attempts = 0, granted = 0, rejected = 0, unknown = 0;  // ClientStats's
+    // ClientStats's. attempts also names the pending acquire to the FIFO tracker (1, 2, ...).
+    std::int64_t attempts = 0, granted = 0, rejected = 0, unknown = 0;
   };
   // A client's row: its part of every tracker that an acquire's invoke and outcome touch, so that
   // those rows (most of a history) touch the row's first two cache lines, not a line a tracker
