@@ -1,6 +1,6 @@
 // How much the checker costs on top of reading a history: generates a synthetic history file
 // (10 million events by default), then times (1) reading it alone and (2) reading + checking it,
-// each the fastest of five passes, alternated.
+// each the fastest of nine passes, alternated.
 //
 //   checker_bench [EVENTS] [PATH]     default: 10000000 /tmp/semsim_checker_bench.csv
 //
@@ -57,10 +57,12 @@ int main(int argc, char** argv) {
                 << " MiB) in " << seconds_since(t0) << " s: " << path << "\n";
     }
 
-    // Each timed five times, alternately, keeping the fastest: on a shared machine a slow pass
-    // says more about the neighbours than about the code (with three, the ratio of the two
-    // fastest moved by 0.1 between runs minutes apart).
-    constexpr int kPasses = 5;
+    // Each timed nine times, alternately, keeping the fastest: on a shared machine a slow pass
+    // says more about the neighbours than about the code. Twelve passes of each at 10 M events
+    // (2026-11-27) ranged 1.47-1.96 s reading and 1.70-2.40 s checking; the fastest of any five
+    // in a row gave ratios 1.06-1.19 where all twelve gave 1.12-1.17 (with three, the ratio had
+    // moved by 0.1 between runs minutes apart).
+    constexpr int kPasses = 9;
     double read_s = 1e300, read_cpu = 1e300, check_s = 1e300, check_cpu = 1e300;
     std::int64_t rows = 0;
     semsim::Summary s;
