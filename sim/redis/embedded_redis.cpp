@@ -149,7 +149,8 @@ int try_loopback_port(int port) {
 // ephemeral range: a port from bind(0) comes from that range, and so does the source port of
 // every outgoing connection (a replica reconnecting to its primary, a proxy, another job), which
 // took such a port between the pick and redis-server's bind ("Address already in use") under
-// check --server-faults --jobs 2. The port is free when asked; a clash is a clear start-up error.
+// check --server-faults --jobs 2. The port is free when asked; a clash at the first start picks
+// another (start_on_a_free_port), a few times, then is a clear start-up error.
 int free_loopback_port() {
   int ephemeral_low = 32768;  // Linux's default when the file cannot be read
   std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> ephemeral_low;
@@ -187,7 +188,8 @@ Reply must(RedisLink& link, Command command, const std::string& what) {
 
 }  // namespace
 
-EmbeddedRedis::EmbeddedRedis(ServerSetup setup) : setup_(std::move(setup)) {
+EmbeddedRedis::EmbeddedRedis(ServerSetup setup, PortPicker pick_port)
+    : setup_(std::move(setup)), pick_port_(pick_port ? std::move(pick_port) : PortPicker(free_loopback_port)) {
   if (::sched_getaffinity(0, sizeof free_cpus_, &free_cpus_) != 0) CPU_ZERO(&free_cpus_);  // empty: unknown
   cpus_ = free_cpus_;
   binary_ = find_on_path("redis-server");
@@ -202,11 +204,11 @@ EmbeddedRedis::EmbeddedRedis(ServerSetup setup) : setup_(std::move(setup)) {
     if (!clock_library().empty()) clock_ = std::make_unique<RedisClock>(fs::path(dir_) / "clock");
     if (setup_.sentinel) setup_.replicas = std::max(setup_.replicas, 2);
     const bool replicated = setup_.replicas > 0;
-    servers_.push_back({"redis", dir_, dir_ + "/redis.sock", replicated ? free_loopback_port() : 0});
+    servers_.push_back({"redis", dir_, dir_ + "/redis.sock", replicated ? pick_port_() : 0});
     for (int i = 1; i <= setup_.replicas; ++i) {
       const std::string name = "replica-" + std::to_string(i);
       fs::create_directory(fs::path(dir_) / name);
-      servers_.push_back({name, dir_ + "/" + name, dir_ + "/" + name + ".sock", free_loopback_port(), -1, true});
+      servers_.push_back({name, dir_ + "/" + name, dir_ + "/" + name + ".sock", pick_port_(), -1, true});
     }
     for (Server& server : servers_) start_on_a_free_port(server);
     wait_in_sync();
@@ -228,7 +230,7 @@ void EmbeddedRedis::start_on_a_free_port(Server& server) {
       return;
     } catch (const EmbeddedRedisError& e) {
       if (server.port == 0 || attempt == 5 || std::string_view(e.what()).find("Address already in use") == std::string_view::npos) throw;
-      server.port = free_loopback_port();
+      server.port = pick_port_();
     }
   }
 }
@@ -390,7 +392,7 @@ void EmbeddedRedis::start_sentinels() {
     if (!std::string_view(*e).starts_with("LD_PRELOAD=")) env.emplace_back(*e);
   for (int i = 1; i <= 3; ++i) {
     const std::string name = "sentinel-" + std::to_string(i);
-    Server sentinel{name, dir_ + "/" + name, dir_ + "/" + name + ".sock", free_loopback_port(), -1, false, true};
+    Server sentinel{name, dir_ + "/" + name, dir_ + "/" + name + ".sock", pick_port_(), -1, false, true};
     fs::create_directory(sentinel.dir);
     std::ofstream conf(sentinel.dir + "/sentinel.conf");
     conf << "port " << sentinel.port << "\nbind 127.0.0.1\nunixsocket " << sentinel.socket << "\nunixsocketperm 700\n"

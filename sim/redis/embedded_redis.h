@@ -12,6 +12,7 @@
 
 #include <sched.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -33,9 +34,13 @@ struct EmbeddedRedisError : std::runtime_error {
 
 class EmbeddedRedis {
  public:
+  // Picks a loopback TCP port that is free when asked, for a server that replicates and for a
+  // sentinel (others listen on their socket only). Tests inject one to force a clash.
+  using PortPicker = std::function<int()>;
   // Starts redis-server from PATH (the primary, then the replicas) and waits until each answers
-  // PING and every replica is in sync. Throws EmbeddedRedisError.
-  explicit EmbeddedRedis(ServerSetup setup = {});
+  // PING and every replica is in sync. Throws EmbeddedRedisError. No picker: one below the
+  // kernel's ephemeral range.
+  explicit EmbeddedRedis(ServerSetup setup = {}, PortPicker pick_port = {});
   ~EmbeddedRedis();
   EmbeddedRedis(const EmbeddedRedis&) = delete;
   EmbeddedRedis& operator=(const EmbeddedRedis&) = delete;
@@ -97,6 +102,7 @@ class EmbeddedRedis {
 
   ServerSetup setup_;
   std::string binary_;
+  PortPicker pick_port_;
   std::string dir_;
   std::vector<Server> servers_;
   std::vector<Server> sentinels_;

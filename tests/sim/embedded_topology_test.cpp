@@ -1,8 +1,13 @@
 // The embedded Redis's topology under server faults: a restart keeps what its persistence kept,
 // and a failover promotes a replica holding exactly what the primary had when it was cut off.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 #include "sim/redis/embedded_redis.h"
@@ -17,6 +22,35 @@ Reply get(EmbeddedRedis& redis, const std::string& key) {
 
 void set(EmbeddedRedis& redis, const std::string& key) {
   ASSERT_FALSE(RedisLink::connect(redis.target())->execute({{"SET", key, "1"}}).at(0).is_error());
+}
+
+// A loopback TCP port this test listens on for as long as it lives: taken, as another job's
+// server or an outgoing connection may take a port between its pick and redis-server's bind.
+class TakenPort {
+ public:
+  TakenPort() : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || ::listen(fd_, 1) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0)
+      throw std::runtime_error("cannot listen on a loopback port");
+    port_ = ntohs(address.sin_port);
+  }
+  ~TakenPort() { ::close(fd_); }
+  TakenPort(const TakenPort&) = delete;
+  TakenPort& operator=(const TakenPort&) = delete;
+  int port() const { return port_; }
+
+ private:
+  int fd_;
+  int port_ = 0;
+};
+
+int redis_port(EmbeddedRedis& redis) {
+  const Reply port = RedisLink::connect(redis.target())->execute({{"CONFIG", "GET", "port"}}).at(0);
+  return port.elements.size() == 2 ? std::stoi(port.elements[1].text) : -1;
 }
 
 TEST(EmbeddedTopology, ARestartWithoutPersistenceForgetsEverything) {
@@ -85,10 +119,45 @@ TEST(EmbeddedTopology, ReplicationPortsAreBelowTheKernelsEphemeralRange) {
   ServerSetup setup;
   setup.replicas = 1;
   EmbeddedRedis redis(setup);
-  const Reply port = RedisLink::connect(redis.target())->execute({{"CONFIG", "GET", "port"}}).at(0);
-  ASSERT_EQ(port.elements.size(), 2u);
-  EXPECT_LT(std::stoi(port.elements[1].text), ephemeral_low);
-  EXPECT_GE(std::stoi(port.elements[1].text), 10000);
+  EXPECT_LT(redis_port(redis), ephemeral_low);
+  EXPECT_GE(redis_port(redis), 10000);
+}
+
+// The primary's port is taken by the time redis-server binds it (the first pick): its first start
+// picks another and the topology comes up, the replica following the primary on its new port.
+TEST(EmbeddedTopology, AReplicationPortTakenBeforeRedisBindsItIsSwappedForAnother) {
+  TakenPort taken;
+  int picks = 0;
+  ServerSetup setup;
+  setup.replicas = 1;
+  EmbeddedRedis redis(setup, [&] {
+    if (++picks == 1) return taken.port();
+    TakenPort free_now;  // free again when this returns
+    return free_now.port();
+  });
+  EXPECT_EQ(picks, 3);  // the primary's, the replica's, the primary's second
+  EXPECT_NE(redis_port(redis), taken.port());
+  EXPECT_EQ(redis.replicas_following(), 1);
+  set(redis, "k");
+  EXPECT_EQ(get(redis, "k").text, "1");
+}
+
+// A port taken at every pick: a few tries, then a start-up error that says why.
+TEST(EmbeddedTopology, APortTakenAtEveryPickIsAStartErrorThatSaysSo) {
+  TakenPort taken;
+  int picks = 0;
+  ServerSetup setup;
+  setup.replicas = 1;
+  try {
+    EmbeddedRedis redis(setup, [&] {
+      ++picks;
+      return taken.port();
+    });
+    FAIL() << "started on a taken port";
+  } catch (const EmbeddedRedisError& e) {
+    EXPECT_NE(std::string(e.what()).find("Address already in use"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(picks, 6);  // the primary's and the replica's, then the primary's four more tries
 }
 
 }  // namespace
