@@ -137,7 +137,6 @@ void Checker::read_run_row(const Event& e) {
       last_closed_ = end;
     }
     granted_now_ = false;
-    holds_.elapse(now_us_, e.true_us);
     now_us_ = e.true_us;
   }
   last_seq_ = e.seq;

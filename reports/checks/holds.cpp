@@ -102,8 +102,8 @@ void HoldTracker::finish(std::int64_t end_us, Summary& s) const {
   s.max_holders = max_holders_;
   s.max_possible_holders = max_possible_;
   s.over_admission = std::max(0, max_holders_ - limit_);
-  s.over_limit_us = over_limit_us_;
-  s.possible_over_limit_us = possible_over_limit_us_;
+  s.over_limit_us = over_limit_.until(end_us);
+  s.possible_over_limit_us = possible_over_limit_.until(end_us);
   s.steals = steals_;
   s.episode_count = episode_count_;
   s.episodes = episodes_;

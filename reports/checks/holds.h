@@ -34,21 +34,16 @@ class HoldTracker {
   void end(int client);       // release invoke, refresh fail, crash
 
   // All events at t_us have been applied: count, open or close episodes, record steals.
-  // (Inline, as elapse: the checker calls both at almost every event.)
+  // (Inline: the checker calls it at every instant that changed something.)
   void instant_done(std::int64_t t_us) {
     const int n = holders();
     max_holders_ = std::max(max_holders_, n);
     max_possible_ = std::max(max_possible_, n + possible_only_);
-    over_ = n > limit_;
-    possible_over_ = n + possible_only_ > limit_;
+    over_limit_.at(t_us, n > limit_);
+    possible_over_limit_.at(t_us, n + possible_only_ > limit_);
     if (n > limit_ || in_episode_) episode_instant(t_us, n);
     granted_now_.clear();
     series_.level(t_us, n);
-  }
-  // The counts of the last instant done held from `from_us` to `to_us`.
-  void elapse(std::int64_t from_us, std::int64_t to_us) {
-    if (over_) over_limit_us_ += to_us - from_us;
-    if (possible_over_) possible_over_limit_us_ += to_us - from_us;
   }
 
   int holders() const { return static_cast<int>(certain_.size()); }
@@ -88,8 +83,20 @@ class HoldTracker {
   std::vector<int> granted_now_;  // clients granted in the current instant
 
   int max_holders_ = 0, max_possible_ = 0;
-  bool over_ = false, possible_over_ = false;  // at the last instant done: more than limit_ (possibly) hold
-  std::int64_t over_limit_us_ = 0, possible_over_limit_us_ = 0;
+  // How long more than limit_ (possibly) held: summed when it stops, not at every instant (most
+  // instants change nothing).
+  struct Span {
+    bool on = false;  // at the last instant done
+    std::int64_t since_us = 0, total_us = 0;
+    void at(std::int64_t t_us, bool now_on) {
+      if (now_on == on) return;
+      if (now_on) since_us = t_us;
+      else total_us += t_us - since_us;
+      on = now_on;
+    }
+    std::int64_t until(std::int64_t end_us) const { return total_us + (on ? end_us - since_us : 0); }
+  };
+  Span over_limit_, possible_over_limit_;
   std::int64_t steals_ = 0;
   std::int64_t episode_count_ = 0;
   std::vector<Episode> episodes_;
