@@ -48,8 +48,10 @@ class TakenPort {
   int port_ = 0;
 };
 
+// The primary's TCP port, as Redis itself reports it (-1, and a failure, if it does not).
 int redis_port(EmbeddedRedis& redis) {
   const Reply port = RedisLink::connect(redis.target())->execute({{"CONFIG", "GET", "port"}}).at(0);
+  EXPECT_EQ(port.elements.size(), 2u);
   return port.elements.size() == 2 ? std::stoi(port.elements[1].text) : -1;
 }
 
@@ -119,8 +121,9 @@ TEST(EmbeddedTopology, ReplicationPortsAreBelowTheKernelsEphemeralRange) {
   ServerSetup setup;
   setup.replicas = 1;
   EmbeddedRedis redis(setup);
-  EXPECT_LT(redis_port(redis), ephemeral_low);
-  EXPECT_GE(redis_port(redis), 10000);
+  const int port = redis_port(redis);
+  EXPECT_LT(port, ephemeral_low);
+  EXPECT_GE(port, 10000);
 }
 
 // The primary's port is taken by the time redis-server binds it (the first pick): its first start
