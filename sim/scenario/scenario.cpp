@@ -92,6 +92,12 @@ class ScenarioReader {
     parse();
   }
 
+  // Where runs go and which Redis they use are the command line's to say, not a scenario's.
+  static constexpr const char* kCommandLinesOwn[] = {"redis", "out", "no-charts"};
+  static std::string not_in_a_scenario(const std::string& key) {
+    return "not allowed in a scenario file (use semsim scenario --" + (key == "no-charts" ? "charts" : key) + ")";
+  }
+
   InputError fail(const std::string& key, const std::string& why) const {
     const int line = line_of(path_, key);
     return InputError(path_ + (line ? ":" + std::to_string(line) : "") + ": " + key + ": " + why);
@@ -102,11 +108,8 @@ class ScenarioReader {
     auto variants = vm_.count("variants") ? words(vm_["variants"].as<std::string>())
                                           : std::vector<std::string>{vm_["variant"].as<std::string>()};
     if (variants.empty()) throw fail("variants", "no variant named");
-    // Where runs go and which Redis they use are the command line's to say, not a scenario's.
-    for (const char* key : {"redis", "out", "no-charts"})
-      if (vm_.count(key) && !vm_[key].defaulted())
-        throw fail(key, std::string("not allowed in a scenario file (use semsim scenario --") +
-                            (std::string(key) == "no-charts" ? "charts" : key) + ")");
+    for (const char* key : kCommandLinesOwn)
+      if (vm_.count(key) && !vm_[key].defaulted()) throw fail(key, not_in_a_scenario(key));
     return variants;
   }
 
@@ -116,7 +119,14 @@ class ScenarioReader {
       if (key.rfind("sweep.", 0) != 0) continue;
       if (!sc.sweep_option.empty()) throw fail(key, "only one option can be swept");
       sc.sweep_option = key.substr(6);
-      if (!description_.find_nothrow(sc.sweep_option, false)) throw fail(key, "'" + sc.sweep_option + "' is not a run option");
+      const po::option_description* option = description_.find_nothrow(sc.sweep_option, false);
+      if (!option) throw fail(key, "'" + sc.sweep_option + "' is not a run option");
+      for (const char* own : kCommandLinesOwn)
+        if (sc.sweep_option == own) throw fail(key, not_in_a_scenario(own));
+      if (sc.sweep_option == "variant" || sc.sweep_option == "variants")
+        throw fail(key, "the variants are not swept: name them (variants = a b c)");
+      // A switch is given or not: it has no values to sweep (each point would set a text).
+      if (option->semantic()->max_tokens() == 0) throw fail(key, "'" + sc.sweep_option + "' is a switch: it takes no value to sweep");
       sc.sweep_values = words(value);
       if (sc.sweep_values.empty()) throw fail(key, "no values");
     }

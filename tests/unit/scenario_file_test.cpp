@@ -92,6 +92,23 @@ TEST(ScenarioFile, TheRedisAndTheOutputFolderAreTheCommandLinesToChoose) {
   EXPECT_NE(load_error(path).find(path + ":2: redis: not allowed"), std::string::npos) << load_error(path);
 }
 
+TEST(ScenarioFile, ASweepOfASwitchTheVariantsOrACommandLineOptionNamesItsLine) {
+  // Each once ended in boost::bad_any_cast (a text stored where a switch or a list belongs) or
+  // ran with the swept value ignored.
+  const std::pair<const char*, const char*> cases[] = {
+      {"sweep.fill-memory = 1 2", "'fill-memory' is a switch"},
+      {"sweep.redis = a b", "redis: not allowed"},
+      {"sweep.out = a b", "out: not allowed"},
+      {"sweep.no-charts = 1 2", "no-charts: not allowed"},
+      {"sweep.variant = basic lua", "the variants are not swept"},
+  };
+  for (const auto& [line, error] : cases) {
+    const auto path = scenario_file("sweep-refused.ini", std::string("variant = basic\n") + line + "\n");
+    EXPECT_NE(load_error(path).find(path + ":2: sweep."), std::string::npos) << line << ": " << load_error(path);
+    EXPECT_NE(load_error(path).find(error), std::string::npos) << line << ": " << load_error(path);
+  }
+}
+
 TEST(ScenarioFile, AnEmptyFileADirectoryAndDevNullAreErrors) {
   const auto empty = scenario_file("empty.ini", "# only a comment\n");
   EXPECT_NE(load_error(empty).find("nothing to run"), std::string::npos) << load_error(empty);
