@@ -119,7 +119,12 @@ class ScenarioReader {
       if (key.rfind("sweep.", 0) != 0) continue;
       if (!sc.sweep_option.empty()) throw fail(key, "only one option can be swept");
       sc.sweep_option = key.substr(6);
-      const po::option_description* option = description_.find_nothrow(sc.sweep_option, false);
+      if (sc.sweep_option.empty()) throw fail(key, "no option named (sweep.OPTION = V1 V2 ...)");
+      const po::option_description* option = nullptr;
+      try {
+        option = description_.find_nothrow(sc.sweep_option, false);
+      } catch (const po::error&) {  // ambiguous: not one option's name
+      }
       if (!option) throw fail(key, "'" + sc.sweep_option + "' is not a run option");
       for (const char* own : kCommandLinesOwn)
         if (sc.sweep_option == own) throw fail(key, not_in_a_scenario(own));
