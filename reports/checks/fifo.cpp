@@ -39,10 +39,11 @@ void FifoTracker::admitted(int client, std::int64_t invoke_us) {
   // Rejections that failed at or after this invoke, were invoked before it, by another client.
   for (Rejection* it = waiting_.end(); it != waiting_.begin() && (it - 1)->fail_us >= invoke_us;) {
     --it;
-    if (!it->counted && it->invoke_us < invoke_us && it->client != client) {
-      it->counted = true;
-      ++inversions_;
-    }
+    // Without a branch: which of them it inverts is as good as random (fifobench, the tracker
+    // alone on the synthetic history: 6.9% less time).
+    const bool inverts = !it->counted & (it->invoke_us < invoke_us) & (it->client != client);
+    it->counted |= inverts;
+    inversions_ += inverts;
   }
   settle(client);
 }
