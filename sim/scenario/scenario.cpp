@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <typeinfo>
 
 #include <boost/program_options.hpp>
 
@@ -130,8 +131,13 @@ class ScenarioReader {
         if (sc.sweep_option == own) throw fail(key, not_in_a_scenario(own));
       if (sc.sweep_option == "variant" || sc.sweep_option == "variants")
         throw fail(key, "the variants are not swept: name them (variants = a b c)");
-      // A switch is given or not: it has no values to sweep (each point would set a text).
-      if (option->semantic()->max_tokens() == 0) throw fail(key, "'" + sc.sweep_option + "' is a switch: it takes no value to sweep");
+      // Each point sets the option to a text (plan_runs): an option whose value is not one text (a
+      // switch, a list) cannot be swept, whichever it is.
+      const auto* typed = dynamic_cast<const po::typed_value_base*>(option->semantic().get());
+      if (!typed || typed->value_type() != typeid(std::string))
+        throw fail(key, "'" + sc.sweep_option + "' " +
+                            (option->semantic()->max_tokens() == 0 ? "is a switch: it takes no value to sweep"
+                                                                   : "does not take one value: it cannot be swept"));
       sc.sweep_values = words(value);
       if (sc.sweep_values.empty()) throw fail(key, "no values");
     }
