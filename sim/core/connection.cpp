@@ -1,17 +1,23 @@
 #include "sim/core/connection.h"
 
+#include <memory>
+
 namespace semsim {
 
 std::vector<Reply> Connection::execute(std::vector<Command> commands, std::chrono::milliseconds timeout) {
-  std::vector<Reply> out;
-  std::exception_ptr failure;
-  submit(std::move(commands), [&](std::vector<Reply> replies, std::exception_ptr error) {
-    out = std::move(replies);
-    failure = error;
+  // Shared with the callback: a flush that times out leaves it pending, called after this returns.
+  struct Outcome {
+    std::vector<Reply> replies;
+    std::exception_ptr failure;
+  };
+  const auto outcome = std::make_shared<Outcome>();
+  submit(std::move(commands), [outcome](std::vector<Reply> replies, std::exception_ptr error) {
+    outcome->replies = std::move(replies);
+    outcome->failure = error;
   });
   flush(timeout);
-  if (failure) std::rethrow_exception(failure);
-  return out;
+  if (outcome->failure) std::rethrow_exception(outcome->failure);
+  return std::move(outcome->replies);
 }
 
 }  // namespace semsim

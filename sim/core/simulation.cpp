@@ -51,12 +51,14 @@ Simulation::Simulation(const RunOptions& options, RunInputs inputs, Semaphore& s
 void execute_deliveries(std::vector<Delivery> batch, Connection& link, Micros timeout, const std::function<void()>& unblock) {
   std::erase_if(batch, [](const Delivery& d) { return d.dropped(); });  // lost with their connection
   if (batch.empty()) return;
-  std::vector<std::vector<Reply>> replies(batch.size());
+  // Shared with the callbacks: a flush that throws (Redis gone, a timeout) leaves them pending on
+  // the link, which calls them later (with the error), after this frame is gone.
+  const auto replies = std::make_shared<std::vector<std::vector<Reply>>>(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i)
     link.submit(std::move(batch[i].commands),
-                [&replies, i](std::vector<Reply> r, std::exception_ptr) { replies[i] = std::move(r); });
+                [replies, i](std::vector<Reply> r, std::exception_ptr) { (*replies)[i] = std::move(r); });
   link.flush(std::chrono::ceil<std::chrono::milliseconds>(timeout), kBlockedAfter, unblock);
-  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(Replies(std::move(replies[i])));
+  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(Replies(std::move((*replies)[i])));
 }
 
 Simulation::~Simulation() = default;
@@ -592,14 +594,16 @@ void Simulation::State::deliver(std::vector<Delivery> batch) {
     if (used[m] && !masters[m].down && virtual_clock(masters[m]))
       masters[m].redis_clock->set(masters[m].server_clock.read(scheduler.now()));
   std::erase_if(batch, [](const Delivery& d) { return d.dropped(); });  // lost with their connection
-  std::vector<std::vector<Reply>> replies(batch.size());
+  // Shared with the callbacks: when one master's flush throws (it went away, a timeout), the
+  // others' requests are still pending on their links, which answer them later, after this frame.
+  const auto replies = std::make_shared<std::vector<std::vector<Reply>>>(batch.size());
   std::fill(used.begin(), used.end(), false);
   for (std::size_t i = 0; i < batch.size(); ++i) {
     const auto m = static_cast<std::size_t>(batch[i].master);
     if (masters[m].down) continue;
     used[m] = true;
     masters[m].link->submit(std::move(batch[i].commands),
-                            [&replies, i](std::vector<Reply> r, std::exception_ptr) { replies[i] = std::move(r); });
+                            [replies, i](std::vector<Reply> r, std::exception_ptr) { (*replies)[i] = std::move(r); });
   }
   for (std::size_t m = 0; m < masters.size(); ++m)
     if (used[m])
@@ -611,7 +615,7 @@ void Simulation::State::deliver(std::vector<Delivery> batch) {
       batch[i].done(Replies::failed(std::make_exception_ptr(
           ConnectionLost("connection refused: master " + std::to_string(m + 1) + " is down"))));
     else
-      batch[i].done(Replies(std::move(replies[i])));
+      batch[i].done(Replies(std::move((*replies)[i])));
   }
 }
 
