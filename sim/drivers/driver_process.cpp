@@ -3,14 +3,18 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <deque>
 #include <fstream>
+#include <regex>
 #include <stdexcept>
 
 #include "sim/drivers/real_clock.h"
@@ -78,14 +82,130 @@ std::vector<std::pair<pid_t, char>> group_processes(pid_t group) {
   return out;
 }
 
+namespace {
+
+// What the keeper tells semsim, on a pipe: the shell's pid, how it ended, or why it could not start.
+struct KeeperReport {
+  char kind;  // 'P' pid, 'E' wait status, 'F' errno of a failed fork
+  int value;
+};
+
+void report(int fd, char kind, int value) {
+  const KeeperReport r{kind, value};
+  [[maybe_unused]] const ssize_t n = ::write(fd, &r, sizeof r);  // atomic: less than PIPE_BUF
+}
+
+// Reaps every child that has ended (the shell's status reported); false once the keeper has none.
+bool reap_children(pid_t shell, int reports) {
+  for (;;) {
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid > 0) {
+      if (pid == shell) report(reports, 'E', status);
+      continue;
+    }
+    if (pid < 0 && errno == EINTR) continue;
+    return pid == 0;  // 0: children left, none ended; -1 (ECHILD): none left
+  }
+}
+
+// SIGKILL to each of the keeper's children, found in /proc with no allocation (the keeper is a
+// fork of a threaded process: only async-signal-safe calls). Orphans of the dead become the
+// keeper's children (it is their subreaper), and the next round finds them.
+void kill_children(pid_t self) {
+  const int proc = ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (proc < 0) return;
+  alignas(8) char entries[8192];
+  for (long n; (n = ::syscall(SYS_getdents64, proc, entries, sizeof entries)) > 0;) {
+    for (long at = 0; at < n;) {
+      const auto* entry = reinterpret_cast<const struct dirent64*>(entries + at);
+      at += entry->d_reclen;
+      pid_t pid = 0;
+      const char* c = entry->d_name;
+      for (; *c >= '0' && *c <= '9'; ++c) pid = pid * 10 + (*c - '0');
+      if (*c || pid <= 0) continue;
+      char path[32] = "/proc/";
+      int len = 6;
+      char digits[12];
+      int nd = 0;
+      for (pid_t v = pid; v > 0; v /= 10) digits[nd++] = static_cast<char>('0' + v % 10);
+      while (nd > 0) path[len++] = digits[--nd];
+      for (const char* tail = "/stat"; *tail;) path[len++] = *tail++;
+      path[len] = 0;
+      const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      char stat[512];
+      const ssize_t got = ::read(fd, stat, sizeof stat - 1);
+      ::close(fd);
+      if (got <= 0) continue;
+      stat[got] = 0;
+      // "pid (name) S ppid ...": the name may hold anything, the last ')' ends it.
+      const char* close = nullptr;
+      for (const char* q = stat; *q; ++q)
+        if (*q == ')') close = q;
+      if (!close || !close[1] || !close[2] || !close[3]) continue;
+      pid_t ppid = 0;
+      for (const char* q = close + 4; *q >= '0' && *q <= '9'; ++q) ppid = ppid * 10 + (*q - '0');
+      if (ppid == self) ::kill(pid, SIGKILL);
+    }
+  }
+  ::close(proc);
+}
+
+// The keeper: fds 0, 1, 2 the driver's stdin, stdout and stderr, 3 the lifeline (semsim holds its
+// other end), 4 the reports. Starts the shell, reaps until the lifeline ends, then kills and reaps
+// every process left below it, and exits.
+[[noreturn]] void keep(char* const argv[], char* const envp[]) {
+  const pid_t self = ::getpid();
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  // A Ctrl-C reaches semsim's whole group, the keeper included: semsim ends the run, then the lifeline.
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaction(s, &ignore, nullptr);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  const pid_t shell = ::fork();
+  if (shell == 0) {
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // the keeper gone too (killed by hand): no driver without one
+    if (::getppid() != self) ::_exit(127);
+    ::close_range(3, ~0U, 0);  // semsim's sockets and files are not the driver's
+    struct sigaction deflt {};
+    deflt.sa_handler = SIG_DFL;
+    for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaction(s, &deflt, nullptr);
+    ::execve(argv[0], argv, envp);
+    ::_exit(127);
+  }
+  if (shell < 0) {
+    report(4, 'F', errno);
+    ::_exit(1);
+  }
+  ::setpgid(shell, shell);  // also from here: no signal may reach the keeper's group meanwhile
+  report(4, 'P', shell);
+  const int devnull = ::open("/dev/null", O_RDWR);
+  for (int fd : {0, 1, 2}) ::dup2(devnull, fd);  // the driver's ends of its pipes are the driver's alone
+  ::close(devnull);
+  for (;;) {
+    reap_children(shell, 4);
+    pollfd life{3, POLLIN, 0};
+    if (::poll(&life, 1, 20) > 0) break;  // semsim closed it, or died
+  }
+  ::kill(-shell, SIGKILL);
+  while (reap_children(shell, 4)) {
+    kill_children(self);
+    const timespec pause{0, 2'000'000};
+    ::nanosleep(&pause, nullptr);
+  }
+  ::_exit(0);
+}
+
+}  // namespace
+
 DriverProcess::DriverProcess(const DriverSpawn& spawn) : stderr_file_(spawn.stderr_file) {
   ignore_sigpipe();
-  // The driver's own children, orphaned when it dies, become semsim's to reap (not init's, which
-  // may take its time): once semsim says a driver is gone, none of its processes is left, not
-  // even a zombie.
-  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-  // Everything the child needs is made before fork: other threads (the proxies) run in semsim,
-  // and a forked child may only make async-signal-safe calls.
+  // Everything the keeper and the shell need is made before fork: other threads (the proxies) run
+  // in semsim, and a forked child may only make async-signal-safe calls.
   std::vector<std::string> env_text;
   for (char** e = environ; e && *e; ++e) {
     const std::string entry(*e);
@@ -100,62 +220,72 @@ DriverProcess::DriverProcess(const DriverSpawn& spawn) : stderr_file_(spawn.stde
   std::string shell = "/bin/sh", dash_c = "-c", command = spawn.command;
   char* argv[] = {shell.data(), dash_c.data(), command.data(), nullptr};
 
-  int in[2], out[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) throw std::runtime_error(errno_text("cannot make a pipe for a driver"));
-  if (::pipe2(out, O_CLOEXEC) != 0) {
-    ::close(in[0]), ::close(in[1]);
-    throw std::runtime_error(errno_text("cannot make a pipe for a driver"));
-  }
-  const int err = ::open(stderr_file_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  // in, out: the driver's stdin and stdout; life: the keeper's lifeline; said: its reports.
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, life[2] = {-1, -1}, said[2] = {-1, -1};
+  const auto close_all = [&] {
+    for (int* p : {in, out, life, said})
+      for (int i : {0, 1})
+        if (p[i] >= 0) ::close(p[i]);
+  };
+  for (int* p : {in, out, life, said})
+    if (::pipe2(p, O_CLOEXEC) != 0) {
+      const std::string why = errno_text("cannot make a pipe for a driver");
+      close_all();
+      throw std::runtime_error(why);
+    }
+  const int err = ::open(stderr_file_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (spawn.append_stderr ? O_APPEND : O_TRUNC),
+                         0644);
   if (err < 0) {
-    for (int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);
-    throw std::runtime_error(errno_text(("cannot open " + stderr_file_.string()).c_str()));
+    const std::string why = errno_text(("cannot open " + stderr_file_.string()).c_str());
+    close_all();
+    throw std::runtime_error(why);
   }
-  const pid_t parent = ::getpid();
-  pid_ = ::fork();
-  if (pid_ == 0) {
-    ::setpgid(0, 0);
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);  // semsim died already
-    ::dup2(in[0], 0);
-    ::dup2(out[1], 1);
-    ::dup2(err, 2);
-    ::close_range(3, ~0U, 0);  // semsim's sockets and files are not the driver's
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    struct sigaction deflt {};
-    deflt.sa_handler = SIG_DFL;
-    for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaction(s, &deflt, nullptr);
-    ::execve(argv[0], argv, envp.data());
-    ::_exit(127);
+  keeper_ = ::fork();
+  if (keeper_ == 0) {
+    // Its five descriptors to 0..4: first above them all, so that no dup2 overwrites another.
+    int keep_fds[5] = {in[0], out[1], err, life[0], said[1]};
+    for (int& fd : keep_fds) fd = ::fcntl(fd, F_DUPFD, 10);
+    for (int i = 0; i < 5; ++i) ::dup2(keep_fds[i], i);
+    ::close_range(5, ~0U, 0);  // another client's lifeline among them: it must end with semsim alone
+    keep(argv, envp.data());
   }
   const int fork_errno = errno;
-  ::close(in[0]);
-  ::close(out[1]);
-  ::close(err);
-  if (pid_ < 0) {
-    ::close(in[1]), ::close(out[0]);
+  ::close(in[0]), ::close(out[1]), ::close(err), ::close(life[0]), ::close(said[1]);
+  in_ = in[1], out_ = out[0], lifeline_ = life[1], reports_ = said[0];
+  if (keeper_ < 0) {
     errno = fork_errno;
+    const std::string why = errno_text("cannot start a driver (fork)");
+    for (int fd : {in_, out_, lifeline_, reports_}) ::close(fd);
+    throw std::runtime_error(why);
+  }
+  KeeperReport first{};
+  ssize_t n;
+  while ((n = ::read(reports_, &first, sizeof first)) < 0 && errno == EINTR) {
+  }
+  if (n != sizeof first || first.kind != 'P') {
+    ::close(lifeline_);
+    while (::waitpid(keeper_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    for (int fd : {in_, out_, reports_}) ::close(fd);
+    errno = n == sizeof first && first.kind == 'F' ? first.value : EAGAIN;
     throw std::runtime_error(errno_text("cannot start a driver (fork)"));
   }
-  ::setpgid(pid_, pid_);  // also from here: no signal may reach semsim's own group meanwhile
-  in_ = in[1];
-  out_ = out[0];
+  pid_ = first.value;
   set_nonblocking(in_);
   set_nonblocking(out_);
+  set_nonblocking(reports_);
 }
 
 DriverProcess::~DriverProcess() {
   kill();
   await_gone(2'000'000'000);  // SIGKILL lands at once; this bounds a process stuck in the kernel
-  if (!exit_) {
+  if (keeper_ > 0) {
     int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    while (::waitpid(keeper_, &status, 0) < 0 && errno == EINTR) {
     }
   }
-  if (in_ >= 0) ::close(in_);
-  if (out_ >= 0) ::close(out_);
+  for (int fd : {in_, out_, reports_})
+    if (fd >= 0) ::close(fd);
 }
 
 void DriverProcess::send(std::string_view text) {
@@ -220,7 +350,11 @@ void DriverProcess::signal_group(int signal_number) {
 
 void DriverProcess::stop() { signal_group(SIGSTOP); }
 void DriverProcess::resume() { signal_group(SIGCONT); }
-void DriverProcess::kill() { signal_group(SIGKILL); }
+void DriverProcess::kill() {
+  signal_group(SIGKILL);
+  if (lifeline_ >= 0) ::close(lifeline_);  // the keeper kills whatever else the driver started
+  lifeline_ = -1;
+}
 
 std::vector<pid_t> DriverProcess::members() const {
   std::vector<pid_t> out;
@@ -265,37 +399,64 @@ bool DriverProcess::await_running(std::int64_t limit_ns) const {
   return poll_until(limit_ns, [&] { return all_in(State::running, pids); });
 }
 bool DriverProcess::await_gone(std::int64_t limit_ns) {
+  if (lifeline_ < 0)  // killed: gone once the keeper is, which waits for every process below it
+    return poll_until(limit_ns, [&] { return keeper_gone(); });
   const std::vector<pid_t> pids = members();
-  return poll_until(limit_ns, [&] {
-    reap_group();
-    return exit_ && all_in(State::gone, pids);
-  });
+  return poll_until(limit_ns, [&] { return exited() && all_in(State::gone, pids); });
 }
 
-void DriverProcess::reap_group() {
-  for (;;) {
-    siginfo_t info{};
-    if (::waitid(P_PGID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG) != 0 && errno == EINTR) continue;
-    if (info.si_pid == 0) return;  // none ended (or none is semsim's child any more)
-    if (info.si_pid != pid_) continue;
-    if (info.si_code == CLD_EXITED) exit_ = "exited with status " + std::to_string(info.si_status);
-    else exit_ = "killed by signal " + std::to_string(info.si_status) + " (" + strsignal(info.si_status) + ")";
+void DriverProcess::read_reports() {
+  KeeperReport r{};
+  while (reports_ >= 0) {
+    const ssize_t n = ::read(reports_, &r, sizeof r);
+    if (n < 0 && errno == EINTR) continue;
+    if (n != sizeof r) return;  // none now (or the keeper is gone)
+    if (r.kind != 'E') continue;
+    if (WIFEXITED(r.value)) exit_ = "exited with status " + std::to_string(WEXITSTATUS(r.value));
+    else exit_ = "killed by signal " + std::to_string(WTERMSIG(r.value)) + " (" + strsignal(WTERMSIG(r.value)) + ")";
   }
+}
+
+bool DriverProcess::keeper_gone() {
+  if (keeper_ <= 0) return true;
+  read_reports();
+  int status = 0;
+  pid_t r;
+  while ((r = ::waitpid(keeper_, &status, WNOHANG)) < 0 && errno == EINTR) {
+  }
+  if (r == 0) return false;
+  read_reports();  // what it said last
+  keeper_ = -1;
+  return true;
 }
 
 std::optional<std::string> DriverProcess::exited() {
-  if (!exit_) reap_group();
+  if (!exit_) read_reports();
   return exit_;
 }
 
+// The last `n` lines that are not blank; and where none of them says what went wrong but an
+// earlier one does (node prints "Error: Cannot find module ..." above its stack and version), that
+// one first.
 std::string DriverProcess::stderr_tail(int n) const {
+  const auto says_error = [](const std::string& line) {
+    static const std::regex error(R"(^\s*(\w*(Error|Exception)\b|Traceback|.*\berror:))", std::regex::icase);
+    return std::regex_search(line, error);
+  };
   std::ifstream in(stderr_file_);
   std::deque<std::string> last;
+  std::string error_above;
   for (std::string line; std::getline(in, line);) {
-    last.push_back(line);
-    if (static_cast<int>(last.size()) > n) last.pop_front();
+    const auto text = line.find_first_not_of(" \t\r");
+    if (text == std::string::npos) continue;
+    last.push_back(line.substr(text));
+    if (static_cast<int>(last.size()) > n) {
+      if (says_error(last.front())) error_above = last.front();
+      last.pop_front();
+    }
   }
   std::string out;
+  if (!error_above.empty() && std::none_of(last.begin(), last.end(), says_error)) out = error_above + " | ...";
   for (const std::string& l : last) out += (out.empty() ? "" : " | ") + l;
   return out;
 }

@@ -1,8 +1,10 @@
 // One driver process: `sh -c COMMAND` in a process group of its own, its stdin and stdout on pipes,
-// its stderr in a file. Every process of the group (the shell, the driver, whatever they start)
-// ends when this object does, on every path: SIGKILL to the group, then the shell reaped. The
-// shell also gets SIGKILL if semsim dies outright (PR_SET_PDEATHSIG), and the driver reads the end
-// of its stdin. Pauses are SIGSTOP/SIGCONT and crashes SIGKILL, to the whole group.
+// its stderr in a file. Between semsim and the shell stands a keeper: a forked copy of semsim that
+// is the subreaper of everything the driver starts, so that a process that leaves the group (a
+// session of its own, a double fork) is still its descendant. When semsim closes the keeper's
+// lifeline (kill(), this object's end) or dies, even by SIGKILL, the keeper kills every one of its
+// descendants, reaps them, and exits: every process of a driver ends with it, on every path.
+// Pauses are SIGSTOP/SIGCONT and crashes SIGKILL, to the whole group.
 #pragma once
 
 #include <sys/types.h>
@@ -19,7 +21,8 @@ namespace semsim {
 struct DriverSpawn {
   std::string command;                                           // run by /bin/sh -c
   std::vector<std::pair<std::string, std::string>> environment;  // set or replaced in semsim's own
-  std::filesystem::path stderr_file;                             // the driver's stderr (appended)
+  std::filesystem::path stderr_file;                             // the driver's stderr
+  bool append_stderr = false;  // a fresh process of the same run's client: after the last one's
 };
 
 class DriverProcess {
@@ -45,12 +48,14 @@ class DriverProcess {
   // is closed (the driver exited, or closed it).
   bool read_lines(std::vector<std::string>& lines);
 
-  // Signals to the whole group.
+  // Signals to the whole group; kill() also ends every other process the driver started (the
+  // keeper does, at once).
   void stop();
   void resume();
   void kill();
   // Waits (polling the group's processes, at most `limit_ns`) until every process of the group is
-  // stopped / running / gone; whether it got there.
+  // stopped / running / gone (after kill(): every process the driver started, and the keeper);
+  // whether it got there.
   bool await_stopped(std::int64_t limit_ns) const;
   bool await_running(std::int64_t limit_ns) const;
   bool await_gone(std::int64_t limit_ns);
@@ -66,11 +71,12 @@ class DriverProcess {
   enum class State { running, stopped, gone };
   bool all_in(State state, const std::vector<pid_t>& pids) const;
   void signal_group(int signal_number);
-  // Reaps every process of the group that is semsim's child (the shell; orphans, semsim being their
-  // subreaper), noting how the shell ended.
-  void reap_group();
-  pid_t pid_ = -1;
-  int in_ = -1, out_ = -1;
+  // Reads what the keeper reported: how the shell ended.
+  void read_reports();
+  // Whether the keeper has exited (reaping it).
+  bool keeper_gone();
+  pid_t pid_ = -1, keeper_ = -1;
+  int in_ = -1, out_ = -1, lifeline_ = -1, reports_ = -1;
   std::string pending_input_;
   std::string partial_output_;
   std::optional<std::string> exit_;

@@ -50,6 +50,11 @@ void DriverRun::check_server_actions() const {
     throw SetupError("--server-skew and --server-drift: a driver run is real time, and Redis's own clock is the "
                      "machine's (docs/drivers.md, what cannot be moved)");
   if (o.fill_memory) throw SetupError("--fill-memory is not available in a driver run");
+  for (const auto& [master, spec] : inputs_.masters)
+    if (spec.skew || spec.drift_ppm)
+      throw InputError(o.masters_file + ": master " + std::to_string(master) + ": field '" +
+                       (spec.skew ? "skew" : "drift_ppm") + "': a driver run is real time, and Redis's own clock "
+                       "is the machine's (docs/drivers.md, what cannot be moved)");
   check_action_masters(o, inputs_.actions);
   int failovers = 0;
   for (const ScriptedAction& a : inputs_.actions) {
@@ -114,11 +119,18 @@ void DriverRun::State::start() {
     for (const ScriptedAction& a : run.inputs_.actions)
       c->plan_moves_clock |= a.client == id && a.kind == ScriptedAction::Kind::jump;
     const ClientSpec spec = run.inputs_.clients.count(id) ? run.inputs_.clients.at(id) : ClientSpec{};
-    const LinkModel net{spec.delay_out ? *spec.delay_out : o.delay_out.value_or(o.delay),
-                        spec.delay_in ? *spec.delay_in : o.delay_in.value_or(o.delay), o.spike_probability, o.spike};
-    for (std::size_t m = 0; m < upstreams.size(); ++m)
+    // Each master's link as the simulation makes it (Simulation::State::networks_of): links.csv's
+    // row for the pair, else the client's own delays (clients.csv, else the options).
+    for (std::size_t m = 0; m < upstreams.size(); ++m) {
+      const auto row = run.inputs_.links.find({id, static_cast<int>(m) + 1});
+      const LinkSpec link = row == run.inputs_.links.end() ? LinkSpec{} : row->second;
+      const LinkModel net{
+          link.delay_out ? *link.delay_out : spec.delay_out ? *spec.delay_out : o.delay_out.value_or(o.delay),
+          link.delay_in ? *link.delay_in : spec.delay_in ? *spec.delay_in : o.delay_in.value_or(o.delay),
+          o.spike_probability, o.spike};
       c->proxies.push_back(std::make_unique<ClientProxy>(
           net, derive_seed(seed(id, streams::network), m), std::const_pointer_cast<const Upstream>(upstreams[m])));
+    }
     clients.push_back(std::move(c));
   }
   for (int id = 1; id <= o.clients; ++id) start_process(*clients[id]);
@@ -142,6 +154,7 @@ void DriverRun::State::start_process(DriverClient& c) {
       {"SEMSIM_REDIS_PASSWORD", ""},
   };
   spawn.stderr_file = run.setup_.log_dir / ("client-" + std::to_string(c.id) + ".stderr");
+  spawn.append_stderr = c.epoch > 0;  // a fresh process after a crash: the same run's file goes on
   c.clock->jump(kProbeNs);
   try {
     c.process = std::make_unique<DriverProcess>(spawn);

@@ -1,5 +1,7 @@
 #include "sim/redis/redis_target.h"
 
+#include <sys/un.h>
+
 #include <charconv>
 #include <stdexcept>
 #include <string_view>
@@ -25,6 +27,13 @@ void parse_unix(std::string_view rest, const std::string& url, RedisTarget& targ
   if (rest.empty() || rest.front() != '/')
     throw std::invalid_argument("bad Redis URL '" + url +
                                 "': a unix socket needs an absolute path, as in unix:///run/redis.sock");
+  // The kernel's sun_path holds 107 bytes and a terminating zero; hiredis would cut a longer path
+  // short and connect to whatever listens at the prefix.
+  constexpr std::size_t limit = sizeof(sockaddr_un::sun_path) - 1;
+  if (rest.size() > limit)
+    throw std::invalid_argument("bad Redis URL '" + url + "': its unix socket path is " + std::to_string(rest.size()) +
+                                " bytes, and the kernel's limit is " + std::to_string(limit) +
+                                " (use a shorter path, e.g. a symbolic link to the socket's folder)");
   target.unix_path = std::string(rest);
 }
 

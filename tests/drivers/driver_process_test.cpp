@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -89,6 +91,83 @@ TEST_F(DriverProcessTest, EveryProcessOfTheGroupEndsWithTheObject) {
   }
   EXPECT_EQ(children, 2);
   for (const auto& [pid, state] : group_processes(group)) EXPECT_EQ(state, 'Z') << pid;
+}
+
+// Up to 5 s for each pid in `file` to be gone (or a zombie on its way); those that are not.
+std::vector<std::string> survivors(const fs::path& file) {
+  std::vector<std::string> alive;
+  std::ifstream in(file);
+  for (pid_t pid; in >> pid;) {
+    const std::string proc = "/proc/" + std::to_string(pid) + "/stat";
+    const auto gone = [&] { const std::string s = read_proc_file(proc); return s.empty() || s.find(") Z") != std::string::npos; };
+    const std::int64_t until = monotonic_ns() + 5'000 * kNsPerMs;
+    while (!gone() && monotonic_ns() < until) sleep_ns(10 * kNsPerMs);
+    if (!gone()) {
+      alive.push_back(read_proc_file(proc));
+      ::kill(pid, SIGKILL);
+    }
+  }
+  return alive;
+}
+
+std::size_t lines_in(const fs::path& file) {
+  const std::string t = read_proc_file(file.string());
+  return static_cast<std::size_t>(std::count(t.begin(), t.end(), '\n'));
+}
+
+// Left the group, left the session, orphaned by a double fork: still the driver's, and gone with it.
+TEST_F(DriverProcessTest, AProcessThatLeftTheGroupAndTheSessionEndsWithTheObject) {
+  const fs::path pids = dir_ / "pids";
+  {
+    // Each pid written once its process is where it stays: after setsid; the second one orphaned at once.
+    DriverProcess p(spawn("setsid sh -c 'echo $$ >> " + pids.string() + "; exec sleep 60' & setsid bash -c '(echo $BASHPID >> " +
+                          pids.string() + "; exec sleep 61) &'; exec sleep 60"));
+    const std::int64_t until = monotonic_ns() + 5'000 * kNsPerMs;
+    while (lines_in(pids) < 2 && monotonic_ns() < until) sleep_ns(10 * kNsPerMs);
+    ASSERT_EQ(lines_in(pids), 2u);
+  }
+  EXPECT_EQ(survivors(pids), std::vector<std::string>{});
+}
+
+// semsim killed outright (SIGKILL: no destructor runs) takes every process of its drivers with it,
+// those in sessions of their own included.
+TEST_F(DriverProcessTest, SemsimKilledOutrightTakesEveryProcessOfItsDriverWithIt) {
+  const fs::path pids = dir_ / "pids";
+  const pid_t semsim = ::fork();
+  if (semsim == 0) {
+    // Each pid written once its process is where it stays (after setsid).
+    DriverProcess p(spawn("echo $$ > " + pids.string() + "; setsid sh -c 'echo $$ >> " + pids.string() +
+                          "; exec sleep 60' & sleep 60 & echo $! >> " + pids.string() + "; wait"));
+    for (;;) ::pause();
+  }
+  ASSERT_GT(semsim, 0);
+  const std::int64_t until = monotonic_ns() + 5'000 * kNsPerMs;
+  while (lines_in(pids) < 3 && monotonic_ns() < until) sleep_ns(10 * kNsPerMs);
+  ::kill(semsim, SIGKILL);
+  ::waitpid(semsim, nullptr, 0);
+  ASSERT_EQ(lines_in(pids), 3u);
+  EXPECT_EQ(survivors(pids), std::vector<std::string>{});
+}
+
+// A run's file starts empty (no earlier run's traceback quoted as this one's); a fresh process of
+// the same run's client (after a crash) goes on after the last one's.
+TEST_F(DriverProcessTest, ItsStderrFileStartsEmptyForARunAndGoesOnForAFreshProcessOfIt) {
+  { DriverProcess p(spawn("echo first >&2")); p.await_gone(5'000 * kNsPerMs); }
+  { DriverProcess p(spawn("echo second >&2")); p.await_gone(5'000 * kNsPerMs); EXPECT_EQ(p.stderr_tail(3), "second"); }
+  DriverSpawn again = spawn("echo third >&2");
+  again.append_stderr = true;
+  DriverProcess p(again);
+  p.await_gone(5'000 * kNsPerMs);
+  EXPECT_EQ(p.stderr_tail(3), "second | third");
+}
+
+// Node prints the error above its stack and its version: the quote keeps it.
+TEST_F(DriverProcessTest, ItsStderrTailKeepsTheErrorLineThatScrolledAbove) {
+  DriverProcess p(spawn("printf 'node:internal/modules/cjs/loader:1228\\n  throw err;\\n\\nError: Cannot find module "
+                        "\\047redlock\\047\\n    at Module._resolveFilename (x:1)\\n}\\n\\nNode.js v20.19.2\\n' >&2"));
+  p.await_gone(5'000 * kNsPerMs);
+  EXPECT_EQ(p.stderr_tail(3), "Error: Cannot find module 'redlock' | ... | at Module._resolveFilename (x:1) | } | Node.js v20.19.2")
+      << p.stderr_tail(3);
 }
 
 TEST_F(DriverProcessTest, ADriverThatClosedItsInputDoesNotKillSemsim) {

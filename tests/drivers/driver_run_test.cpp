@@ -296,6 +296,33 @@ TEST_F(DriverRunTest, ADriverRunOverThreeMastersGivesEachClientOneAddressPerMast
   EXPECT_TRUE(replayed) << output_;
 }
 
+// links.csv's row for a client and a master is that proxy's delay, as in a model run: 400 ms on
+// the way to master 2 only, which every acquire over three masters then waits for (a majority
+// needs it or master 3, and master 3 is 400 ms away too), while one to master 1 alone does not.
+TEST_F(DriverRunTest, ALinksFileDelaysEachClientsProxyToEachMasterAsItsRowSays) {
+  const std::string links = write("links.csv", "client,master,delay_out,delay_in\n1,2,400ms,0ms\n1,3,400ms,0ms\n");
+  const std::string actions = write("actions.csv", "at,client,action,arg\n0ms,1,acquire,100ms\n");
+  ASSERT_EQ(semsim(majority_variant() + " --masters 3 --clients 1 --limit 1 --timeout 5s --duration 1500ms --links-file " +
+                   links + " --actions-file " + actions),
+            0)
+      << output_;
+  long long invoked = -1, answered = -1;
+  for (const Row& r : history())
+    if (r.op == "acquire" && r.client == 1) (r.phase == "invoke" ? invoked : answered) = r.true_us;
+  ASSERT_GE(invoked, 0) << output_;
+  ASSERT_GT(answered, invoked) << output_;
+  EXPECT_GE(answered - invoked, 400'000) << "the links file's 400 ms to masters 2 and 3 were not applied";
+  EXPECT_LT(answered - invoked, 1'000'000);
+}
+
+// A driver run's Redis clocks are the machine's: a masters file's skew or drift is refused, naming
+// the file, the master and the field, not silently dropped (and recorded in run.ini as if it ran).
+TEST_F(DriverRunTest, AMastersFileClockInADriverRunIsRefusedNamingTheField) {
+  const std::string masters = write("masters.csv", "master,skew\n2,5ms\n");
+  EXPECT_EQ(semsim(majority_variant() + " --masters 3 --clients 1 --duration 500ms --masters-file " + masters), 2) << output_;
+  EXPECT_NE(output_.find(masters + ": master 2: field 'skew'"), std::string::npos) << output_;
+}
+
 TEST_F(DriverRunTest, ARedisRestartNamingMaster2RestartsThatMasterOnlyAndSaysSoInTheHistory) {
   // Client 1 holds on masters 1, 2 and 3; master 2 comes back empty; client 2 then gets master 2
   // alone (1 and 3 still hold client 1's key): refused. Had every master restarted, it would get all three.

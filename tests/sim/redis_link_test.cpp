@@ -369,6 +369,19 @@ TEST(RedisUrl, ParsesAUnixSocketPath) {
   EXPECT_EQ(t.describe(), "unix:///run/redis/redis.sock");
 }
 
+// 107 bytes is the kernel's limit: a longer path cut short would reach whatever listens at the prefix.
+TEST(RedisUrl, AUnixPathPastTheKernelsLimitIsRefusedNamingIt) {
+  const std::string fits = "/" + std::string(106, 's');
+  EXPECT_EQ(parse_redis_url("unix://" + fits, std::nullopt).unix_path, fits);
+  try {
+    parse_redis_url("unix://" + fits + "xyz", std::nullopt);
+    FAIL() << "a 110-byte unix path was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("110 bytes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("limit is 107"), std::string::npos) << e.what();
+  }
+}
+
 TEST(RedisUrl, ParsesHostPortAndDatabase) {
   auto t = parse_redis_url("redis://cache.local:7000/2", std::nullopt);
   EXPECT_EQ(t.host, "cache.local");
