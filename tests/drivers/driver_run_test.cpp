@@ -418,6 +418,18 @@ TEST_F(DriverRunTest, ADriverThatNeverSaysReadyIsRefusedAfterAMinuteNamingTheCli
   // TearDown: the sleeping driver is gone too.
 }
 
+// Grants that never touched semsim's Redis say nothing about the library under its faults: not
+// exercised, so an expectation it meets is no pass.
+TEST_F(DriverRunTest, ADriverWhoseLibraryNeverReachesSemsimsRedisIsNotExercised) {
+  EXPECT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " grants-elsewhere\" --clients 2 --limit 1 --timeout 5s "
+                   "--hold fixed:100ms --think fixed:50ms --duration 1s --expect over_admission_max=1"),
+            1)
+      << output_;
+  EXPECT_EQ(summary("commands"), "0");
+  EXPECT_EQ(summary("exercised"), "no");
+  EXPECT_NE(output_.find("no command reached Redis in this run"), std::string::npos) << output_;
+}
+
 TEST_F(DriverRunTest, APermitTheLibraryReportsLostUnaskedIsLostInTheHistoryAndNeverReleased) {
   ASSERT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " loses-permit\" --clients 1 --limit 1 --timeout 5s "
                    "--hold fixed:100ms --think fixed:50ms --duration 1s"),
