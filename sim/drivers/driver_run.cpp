@@ -300,16 +300,16 @@ void DriverRun::State::handle_line(DriverClient& c, const std::string& text) {
     // The one line a driver says unasked: its library lost the permit it holds.
     if (line.op != DriverOp::refresh || line.phase != Phase::fail)
       fail(c, "an outcome semsim did not ask for (it sent no " + std::string(to_string(line.op)) + " " + line.id + ")", text);
-    if (c.holding != line.id) return;  // released meanwhile: nothing it believes is lost
-    c.holding.clear();
+    if (!c.holds(line.id)) return;  // released meanwhile: nothing it believes is lost
+    c.drop(line.id);
     record(c.id, line.mono_ns, client_us, Op::refresh, Phase::fail, line.id, line.detail);
     return;
   }
   if (!pending->second.invoked) fail(c, "an outcome before its invoke", text);
   std::function<void(Phase)> then = std::move(pending->second.then);
   permit.pending.erase(pending);
-  if (line.op == DriverOp::acquire && line.phase == Phase::ok) c.holding = line.id;
-  if (line.op == DriverOp::refresh && line.phase == Phase::fail && c.holding == line.id) c.holding.clear();
+  if (line.op == DriverOp::acquire && line.phase == Phase::ok) c.holding.push_back(line.id);
+  if (line.op == DriverOp::refresh && line.phase == Phase::fail) c.drop(line.id);
   record(c.id, line.mono_ns, client_us, op, line.phase, line.id, line.detail);
   if (then) then(line.phase);
 }
@@ -333,11 +333,8 @@ void DriverRun::State::on_ready(DriverClient& c, const DriverLine& line) {
                 ". semsim cannot give this driver skew, drift or jumps (docs/drivers.md, what cannot be moved)");
   c.clock->jump(-kProbeNs);
   c.ready = true;
-  const std::int64_t now = monotonic_ns();
-  for (const auto& [op, id] : std::exchange(c.backlog, {})) {
-    c.permits[id].pending[op].sent_ns = now;
-    c.process->send(command_line(op, id));
-  }
+  // Their lag counts from when the plan had them due: a fresh process's start is the run's delay.
+  for (const auto& [op, id] : std::exchange(c.backlog, {})) c.process->send(command_line(op, id));
 }
 
 void DriverRun::State::send(DriverClient& c, const std::string& id, DriverOp op, std::function<void(Phase)> then) {
@@ -345,6 +342,34 @@ void DriverRun::State::send(DriverClient& c, const std::string& id, DriverOp op,
   p = {monotonic_ns(), false, std::move(then)};
   if (c.ready) c.process->send(command_line(op, id));
   else c.backlog.emplace_back(op, id);
+}
+
+void DriverRun::State::overtake(DriverClient& c, const char* fault) {
+  const std::int64_t now = monotonic_ns();
+  for (auto& [id, permit] : c.permits)
+    for (auto& [op, p] : permit.pending) {
+      if (p.invoked || p.overtaken || p.sent_ns >= now) continue;
+      p.overtaken = true;
+      if (run.report_.never_ran + run.report_.overtaken++ == 0)
+        run.report_.first_off_plan = "client " + std::to_string(c.id) + "'s " + std::string(to_string(op)) + " " + id +
+                                     ", due at " + std::to_string(true_us(p.sent_ns) / 1000) + " ms, had not started when "
+                                     "its planned " + fault + " came at " + std::to_string(true_us(now) / 1000) + " ms";
+    }
+}
+
+void DriverRun::State::count_never_ran() {
+  const std::int64_t due_by = end_ns - RealTimeReport::kLaggingUs * 1000;
+  for (std::size_t i = 1; i < clients.size(); ++i) {
+    const DriverClient& c = *clients[i];
+    for (const auto& [id, permit] : c.permits)
+      for (const auto& [op, p] : permit.pending) {
+        // Due while a pause that lasts to the end held its client: that was the plan.
+        if (p.invoked || p.sent_ns >= due_by || (c.paused && true_us(p.sent_ns) >= c.paused_from_us)) continue;
+        if (run.report_.overtaken + run.report_.never_ran++ == 0)
+          run.report_.first_off_plan = "client " + std::to_string(c.id) + "'s " + std::string(to_string(op)) + " " + id +
+                                       ", due at " + std::to_string(true_us(p.sent_ns) / 1000) + " ms, never started";
+      }
+  }
 }
 
 void DriverRun::State::after(DriverClient& c, Micros delay, std::function<void()> step) {
@@ -420,6 +445,7 @@ void DriverRun::State::finish() {
     // What drivers wrote before the end is still in the pipes.
     drain(false);
   }
+  if (completed) count_never_ran();
   end_processes(completed);
   std::uint64_t commands = 0;
   std::int64_t proxy_late = 0;

@@ -3,6 +3,8 @@
 // workload, the faults). Private to sim/drivers.
 #pragma once
 
+#include <algorithm>
+
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -67,9 +69,10 @@ inline std::int64_t us(Micros d) { return d.count(); }
 // A permit a client asked for: the commands about it that are out, and what comes after each.
 struct DriverPermit {
   struct Pending {
-    std::int64_t sent_ns = 0;
+    std::int64_t sent_ns = 0;  // when the plan had it due (a fresh process's start counts as lag)
     bool invoked = false;
     std::function<void(Phase)> then;
+    bool overtaken = false;  // a later fault of the client's plan came first (counted once)
   };
   std::map<DriverOp, Pending> pending;
 };
@@ -95,7 +98,11 @@ struct DriverClient {
   Rng behaviour{0};
   int permits_asked = 0;
   std::map<std::string, DriverPermit> permits;
-  std::string holding;  // the permit it believes it holds, or ""
+  // The permits it believes it holds, in the order granted: a client may hold several (a scripted
+  // acquire while it holds one; a library may grant both), each released after its own hold.
+  std::vector<std::string> holding;
+  bool holds(const std::string& id) const { return std::find(holding.begin(), holding.end(), id) != holding.end(); }
+  void drop(const std::string& id) { std::erase(holding, id); }
   std::vector<std::pair<DriverOp, std::string>> backlog;  // commands waiting for `ready`
 };
 
@@ -128,6 +135,11 @@ struct DriverRun::State {
   std::string new_permit(DriverClient& c);
 
   // Faults.
+  // A planned fault of the client's is due: its planned commands not yet started were overtaken
+  // (RealTimeReport::overtaken). `fault`: "pause", "crash", ...
+  void overtake(DriverClient& c, const char* fault);
+  // At the end: planned commands due well before it that never started (RealTimeReport::never_ran).
+  void count_never_ran();
   void pause(DriverClient& c, Micros length);
   void resume(DriverClient& c);
   void crash(DriverClient& c);

@@ -430,6 +430,78 @@ TEST_F(DriverRunTest, ADriverWhoseLibraryNeverReachesSemsimsRedisIsNotExercised)
   EXPECT_NE(output_.find("no command reached Redis in this run"), std::string::npos) << output_;
 }
 
+// A pause planned 50 ms after an acquire, landing before the driver (300 ms to start each command)
+// had begun it, pauses nothing the plan meant: the run says so, and meets no expectation.
+TEST_F(DriverRunTest, APlannedFaultThatOvertakesTheCommandBeforeItIsNotAsPlannedAndPassesNothing) {
+  const std::string actions = write("actions.csv", "at,client,action,arg\n0ms,1,acquire,500ms\n50ms,1,pause,100ms\n");
+  EXPECT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " slow-invoke\" --clients 1 --limit 1 --duration 1500ms "
+                   "--actions-file " + actions + " --expect over_admission_max=1 --expect exercised=no"),
+            1)
+      << output_;
+  EXPECT_NE(output_.find("FAILED  as planned (implied by --expect for a driver run)"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("client 1's acquire c1-1, due at 0 ms, had not started when its planned pause came at 5"),
+            std::string::npos)
+      << output_;
+  EXPECT_EQ(csv_column(dir_ / "out" / "realtime.csv", "overtaken"), "1");
+  // As a scenario: its claims are not passed either.
+  write("off-plan.ini", "variant = driver:python3 " + fake_.string() + " slow-invoke\nclients = 1\nlimit = 1\n"
+                        "duration = 1500ms\nactions-file = actions.csv\n\n[expect]\nexercised = no\n");
+  const std::string command = std::string(SEMSIM_BINARY) + " scenario " + (dir_ / "off-plan.ini").string() + " --out " +
+                              (dir_ / "sc").string() + " > " + (dir_ / "log").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(dir_ / "log");
+  output_ = std::string((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 1) << output_;
+  EXPECT_NE(output_.find("1 passed, 1 failed"), std::string::npos) << output_;
+}
+
+// A scripted client asking again while it holds, and a library granting both: two permits, each
+// released after its own hold (the first was never released when a client held one slot).
+TEST_F(DriverRunTest, TwoPermitsOfOneClientAreEachReleasedAfterTheirOwnHold) {
+  const std::string actions = write("actions.csv", "at,client,action,arg\n0ms,1,acquire,300ms\n100ms,1,acquire,300ms\n");
+  ASSERT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " grants-elsewhere\" --clients 1 --limit 2 "
+                   "--duration 1500ms --actions-file " + actions),
+            0)
+      << output_;
+  std::map<std::string, std::pair<long long, long long>> held;  // id -> (granted, release invoked)
+  for (const Row& r : history()) {
+    if (r.op == "acquire" && r.phase == "ok") held[r.id].first = r.true_us;
+    if (r.op == "release" && r.phase == "invoke") held[r.id].second = r.true_us;
+  }
+  ASSERT_EQ(held.size(), 2u) << output_;
+  for (const auto& [id, times] : held) {
+    EXPECT_GT(times.second, times.first) << id << " was never released";
+    EXPECT_GE(times.second - times.first, 300'000) << id;
+  }
+}
+
+// A command the plan had due that the driver never started (a stuck library) is counted and said.
+TEST_F(DriverRunTest, APlannedCommandThatNeverStartedIsCountedAndSaid) {
+  EXPECT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " stalls\" --clients 1 --limit 1 --timeout 5s "
+                   "--hold fixed:100ms --think fixed:50ms --duration 1s"),
+            0)
+      << output_;
+  EXPECT_EQ(csv_column(dir_ / "out" / "realtime.csv", "never_ran"), "1") << output_;
+  EXPECT_NE(output_.find("did not go as planned: 1 planned command(s) never started (the first: client 1's release c1-1"),
+            std::string::npos)
+      << output_;
+}
+
+// A crashed client's fresh process starts its command late by its own start-up: that lag counts
+// from the instant the plan had it due, not from when the process said ready.
+TEST_F(DriverRunTest, AFreshProcesssStartUpCountsInItsCommandsLag) {
+  const std::string actions =
+      write("actions.csv", "at,client,action,arg\n0ms,1,acquire,100ms\n300ms,1,crash,\n500ms,1,acquire,100ms\n");
+  // Long enough for a start-up on a loaded machine (a second and more seen with the CPU taken).
+  ASSERT_EQ(semsim(variant() + " --clients 1 --limit 1 --timeout 5s --duration 6s --actions-file " + actions), 0) << output_;
+  long long second_invoke = -1;
+  for (const Row& r : history())
+    if (r.op == "acquire" && r.phase == "invoke" && r.true_us >= 500'000) second_invoke = r.true_us;
+  ASSERT_GT(second_invoke, 500'000) << output_;
+  const double lag_max_ms = std::stod(csv_column(dir_ / "out" / "realtime.csv", "lag_max_ms"));
+  EXPECT_GE(lag_max_ms * 1000 + 200, static_cast<double>(second_invoke - 500'000)) << output_;
+}
+
 TEST_F(DriverRunTest, APermitTheLibraryReportsLostUnaskedIsLostInTheHistoryAndNeverReleased) {
   ASSERT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " loses-permit\" --clients 1 --limit 1 --timeout 5s "
                    "--hold fixed:100ms --think fixed:50ms --duration 1s"),

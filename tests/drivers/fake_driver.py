@@ -2,7 +2,9 @@
 """A driver that breaks the protocol in one chosen way (argv[1]), for semsim's tests of what it
 refuses: every other line is right; or, with "loses-permit", one whose library is granted every
 permit and reports it lost at once, unasked; or, with "grants-elsewhere", one whose library grants
-every acquire without a word to semsim's Redis (as one reading a REDIS_URL of its own would). Its pid goes to argv[2] if given."""
+every acquire without a word to semsim's Redis (as one reading a REDIS_URL of its own would); or,
+with "slow-invoke", one that grants every command 300 ms after reading it (a loaded machine); or,
+with "stalls", one that grants the first acquire and then never starts another command. Its pid goes to argv[2] if given."""
 import os
 import sys
 import time
@@ -24,6 +26,7 @@ if how == "exit-before-ready":
 say("driver", "ok", "-", "ready")
 if how == "ready-twice":
     say("driver", "ok", "-", "ready")
+stalled = False
 for line in sys.stdin:
     words = line.split()
     if not words or words[0] == "quit":
@@ -34,7 +37,13 @@ for line in sys.stdin:
         say(op, "ok", ident, "token-" + ident)
         say("refresh", "fail", ident, "lost: the lock expired")
         continue
-    if how == "grants-elsewhere":
+    if how == "stalls":
+        if stalled:
+            continue
+        stalled = True
+    if how == "slow-invoke":
+        time.sleep(0.3)
+    if how in ("grants-elsewhere", "slow-invoke", "stalls"):
         say(op, "invoke", ident)
         say(op, "ok", ident)
         continue
