@@ -339,7 +339,20 @@ void DriverRun::State::on_ready(DriverClient& c, const DriverLine& line) {
 
 void DriverRun::State::send(DriverClient& c, const std::string& id, DriverOp op, std::function<void(Phase)> then) {
   DriverPermit::Pending& p = c.permits[id].pending[op];
-  p = {monotonic_ns(), false, std::move(then)};
+  const std::int64_t now = monotonic_ns();
+  p = {now, false, std::move(then)};
+  // A driver silent about a command for as long as one may take to say `ready` has hung (a
+  // library blocked for good): the run stops, naming it, rather than waiting on it to the end.
+  at(now + kCommandLimitNs, [this, &c, id, op, now, epoch = c.epoch] {
+    if (c.epoch != epoch || !c.process || (c.paused && c.paused_until_ns > now)) return;
+    const auto permit = c.permits.find(id);
+    if (permit == c.permits.end()) return;
+    const auto pending = permit->second.pending.find(op);
+    if (pending == permit->second.pending.end() || pending->second.sent_ns != now) return;
+    fail(c, "the driver said nothing of `" + std::string(to_string(op)) + " " + id + "` (" +
+                (pending->second.invoked ? "no outcome after its invoke" : "no invoke") + ") within " +
+                std::to_string(kCommandLimitNs / kSecond) + " s of semsim sending it");
+  });
   if (c.ready) c.process->send(command_line(op, id));
   else c.backlog.emplace_back(op, id);
 }

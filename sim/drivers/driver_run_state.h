@@ -32,6 +32,8 @@ constexpr std::int64_t kSecond = 1'000'000'000;
 // How long a driver may take from its start to `driver ok - ready` (a runtime loading its
 // modules on a loaded machine takes seconds).
 constexpr std::int64_t kReadyLimitNs = 60 * kSecond;
+// How long a driver may say nothing of a command semsim sent it (neither invoke nor outcome).
+constexpr std::int64_t kCommandLimitNs = 60 * kSecond;
 // While a driver starts, its clock is moved this far beyond the plan: at `ready`, a wall clock that
 // did not move by it tells a driver the library cannot reach.
 constexpr std::int64_t kProbeNs = 3600 * kSecond;

@@ -487,6 +487,18 @@ TEST_F(DriverRunTest, APlannedCommandThatNeverStartedIsCountedAndSaid) {
       << output_;
 }
 
+// A library blocked for good on a command (no invoke, no outcome for a minute) stops the run,
+// naming the command, rather than passing for a quiet client until the end.
+TEST_F(DriverRunTest, ADriverSilentAboutACommandForAMinuteStopsTheRunNamingIt) {
+  EXPECT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " stalls\" --clients 1 --limit 1 --timeout 5s "
+                   "--hold fixed:100ms --think fixed:50ms --duration 120s"),
+            2)
+      << output_;
+  EXPECT_NE(output_.find("client 1: the driver said nothing of `release c1-1` (no invoke) within 60 s of semsim sending it"),
+            std::string::npos)
+      << output_;
+}
+
 // A crashed client's fresh process starts its command late by its own start-up: that lag counts
 // from the instant the plan had it due, not from when the process said ready.
 TEST_F(DriverRunTest, AFreshProcesssStartUpCountsInItsCommandsLag) {
