@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "sim/redis/key_safety_net.h"
 #include "sim/run/version.h"
 
 namespace {
@@ -54,6 +55,8 @@ int main(int argc, char** argv) {
   if (command == "compare") return semsim::compare_command(argc - 1, argv + 1);
   if (command == "analyze") return semsim::analyze_command(argc - 1, argv + 1);
   if (command == "merge") return semsim::merge_command(argc - 1, argv + 1);
+  // Internal: the key safety net's watcher, started by a run on a user's Redis (key_safety_net.h).
+  if (command == "key-net-watch") return semsim::key_net_watch();
   std::cerr << "semsim: unknown command '" << command << "'\n" << kUsage;
   return 2;
 }

@@ -63,6 +63,28 @@ grep -q "^# keys under $prefix" "$dir/k9/run.ini" || fail "run.ini does not name
 head -2 "$dir/k9/history.csv" | grep -q "prefix=$prefix" || fail "the history's run row does not name the prefix $prefix"
 cli --scan --pattern 'semsim:*' | xargs -r redis-cli -s "$sock" unlink >/dev/null
 
+# SIGKILL again, under a script that makes keys inside Lua (names no request carries, one of them
+# with a library's prefix before the run's): the net's watcher gives them the expiry, even those
+# made in the last second, and then exits.
+printf '%s\n' "redis.call('SET', KEYS[1] .. ':made-in-lua:' .. ARGV[1], 1)" \
+  "redis.call('SET', 'lib:' .. KEYS[1] .. ':' .. ARGV[1], 1)" 'return 1' >"$dir/makes.lua"
+printf '%s\n' 'acquire = makes.lua' 'acquire.keys = {key}' 'acquire.args = {id}' 'acquire.granted = 1' \
+  'acquire.refused = 0' 'release.command = DEL {key}' 'release.ok = 0 1' 'release.missing = nil' >"$dir/makes.ini"
+for at in 0.4 1.2; do
+  "$semsim" run --variant "script:$dir/makes.ini" --redis "unix://$sock" --mode paced --clients 4 --hold fixed:5ms \
+    --think fixed:5ms --duration 60s --no-charts --out "$dir/lua-k9" >"$dir/lua-k9.log" 2>&1 & kpid=$!
+  sleep $at; kill -KILL $kpid; wait $kpid 2>/dev/null; kpid=
+  sleep 1
+  made=$(cli --scan --pattern '*semsim:*')
+  [ -n "$made" ] || fail "SIGKILL at $at s: the script made no keys ($(tail -1 "$dir/lua-k9.log"))"
+  echo "$made" | grep -q '^lib:' || fail "SIGKILL at $at s: no library-prefixed key was made"
+  without=0
+  for k in $made; do [ "$(cli ttl "$k")" -gt 0 ] || without=$((without + 1)); done
+  [ "$without" = 0 ] || fail "SIGKILL at $at s: $without of $(echo "$made" | wc -l) keys made inside Lua have no expiry"
+  pgrep -f 'semsim key-net-watch' >/dev/null && fail "the key net's watcher outlived its last look"
+  cli --scan --pattern '*semsim:*' | xargs -r redis-cli -s "$sock" unlink >/dev/null
+done
+
 # A script that never returns: SCRIPT KILL, said, and the server answers again.
 echo 'while true do end' >"$dir/forever.lua"
 printf 'acquire = forever.lua\nrelease.command = DEL {key}\n' >"$dir/forever.ini"
