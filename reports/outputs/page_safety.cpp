@@ -45,7 +45,8 @@ std::string base64(const unsigned char* p, std::size_t n) {
   static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   for (std::size_t i = 0; i < n; i += 3) {
-    const std::uint32_t b = std::uint32_t{p[i]} << 16 | (i + 1 < n ? std::uint32_t{p[i + 1]} << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+    const std::uint32_t b =
+        std::uint32_t{p[i]} << 16 | (i + 1 < n ? std::uint32_t{p[i + 1]} << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
     out += kDigits[b >> 18 & 63];
     out += kDigits[b >> 12 & 63];
     out += i + 1 < n ? kDigits[b >> 6 & 63] : '=';

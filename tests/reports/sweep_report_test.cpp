@@ -174,7 +174,8 @@ TEST(SweepReport, CaptionNamesTheContextButNotTheSweptParameter) {
 
 // Markup that would run, load or comment out, in a file name, a folder name, an option's value.
 const std::string kHostile = "<img src=x onerror=\"document.title='XSS'\"><script>x</script><!--&amp;";
-const std::string kEscaped = "&lt;img src=x onerror=&quot;document.title='XSS'&quot;&gt;&lt;script&gt;x&lt;/script&gt;&lt;!--&amp;amp;";
+const std::string kEscaped =
+    "&lt;img src=x onerror=&quot;document.title='XSS'&quot;&gt;&lt;script&gt;x&lt;/script&gt;&lt;!--&amp;amp;";
 
 // Every text of the page from the sweep, hostile: a variant's name (a script variant's file),
 // the command (its --out), the options (a scenario's file), the Redis, the version, why it is
@@ -218,7 +219,8 @@ TEST(SweepReport, ChartTextFromTheDataIsEscapedByGnuplot) {
   EXPECT_NE(html.find("<svg"), std::string::npos);
   for (const char* markup : {"<img", "<script", "<!--"}) EXPECT_EQ(html.find(markup), std::string::npos) << markup;
   // In a legend, and in the caption under each title.
-  EXPECT_NE(html.find("<text>script:&lt;img src=x onerror=\"document.title='XSS'\">&lt;script>x&lt;/script>&lt;!--&amp;amp;.ini</text>"),
+  EXPECT_NE(html.find("<text>script:&lt;img src=x onerror=\"document.title='XSS'\">&lt;script>x&lt;/script>&lt;!--&amp;amp;.ini"
+                      "</text>"),
             std::string::npos);
 }
 
