@@ -72,7 +72,13 @@ void Checker::read_run_row(const Event& e) {
       };
       if (auto v = kv.get("variant")) meta_.variant = *v;
       driver_ = meta_.variant.starts_with("driver:");
-      if (auto v = kv.get("mode")) meta_.mode = *v;
+      if (auto v = kv.get("mode")) {
+        // The command line's two (--mode): any other was not written by a run, and would be judged
+        // as real time without a word.
+        if (*v != "virtual" && *v != "paced")
+          throw HistoryError("run row: mode=" + *v + " is not a time mode (virtual or paced, as on the command line)");
+        meta_.mode = *v;
+      }
       leases_.set_exact_instants(meta_.mode.empty() || meta_.mode == "virtual");
       if (auto v = kv.get_uint("seed")) meta_.seed = *v;
       if (auto v = kv.get_int("clients")) meta_.clients = static_cast<int>(within("clients", *v, 1, kMaxRunClients));

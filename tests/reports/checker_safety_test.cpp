@@ -213,6 +213,32 @@ TEST(CheckerSafety, ARunRowWithALimitBelowOneIsRefused) {
   }
 }
 
+// A run row's mode is one of the command line's: a hand-edited one (markup, a typo) is refused,
+// not judged as real time, nor carried into the pages.
+TEST(CheckerSafety, ARunRowWithAModeNoRunHasIsRefused) {
+  for (const char* bad : {"mode=\"<img src=x onerror=alert(1)>\"", "mode=Virtual", "mode=real", "mode="}) {
+    Checker c;
+    Event e;
+    e.op = Op::run;
+    e.phase = Phase::info;
+    e.detail = std::string("variant=basic limit=1 ") + bad;
+    try {
+      c.add(e);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const HistoryError& err) {
+      EXPECT_NE(std::string(err.what()).find("is not a time mode (virtual or paced"), std::string::npos) << err.what();
+    }
+  }
+  for (const char* good : {"mode=virtual", "mode=paced", ""}) {
+    Checker c;
+    Event e;
+    e.op = Op::run;
+    e.phase = Phase::info;
+    e.detail = std::string("variant=basic limit=1 ") + good;
+    EXPECT_NO_THROW(c.add(e)) << good;
+  }
+}
+
 // A run row is held to the command line's bounds (run_rows.h), and to what the arithmetic on its
 // values can hold: limit 4294967297 was cast to int and judged as limit 1; timeout_ms near 2^63
 // overflowed timeout_ms + 1000 (UBSan, checker.cpp:64).
