@@ -22,7 +22,8 @@ class MasterVotes {
   void ended(int client) { holds_.erase(client); }
   // Master `master` (1-based) came back at `back_us` without the writes made since `since_us`:
   // the votes it gave to permits granted at or after then (and less than the timeout old at
-  // `back_us`: exactly that old, they have run out) are gone. The permits that fall below `quorum` by it, counted once each.
+  // `back_us`: exactly that old, they have run out) are gone. The permits that fall below
+  // `quorum` by it, counted once each.
   int lose(int master, std::int64_t since_us, std::int64_t back_us, std::optional<std::int64_t> timeout_us, int quorum);
 
  private:

@@ -98,7 +98,8 @@ TEST(CheckerMasters, VotesWrittenExactlyAtLostSinceAreTaken) {
     HistoryBuilder h = five_masters();
     h.at(0, 1, Op::acquire, Phase::invoke);
     h.events.push_back(row(100, written_ms, 1, Op::acquire, Phase::ok, "votes=3/5 granted=1,2,3", "a"));
-    h.events.push_back(row(101, 1000, 0, Op::redis_restart, Phase::ok, "master=3 persistence=none lost_since_us=300000"));
+    h.events.push_back(
+        row(101, 1000, 0, Op::redis_restart, Phase::ok, "master=3 persistence=none lost_since_us=300000"));
     h.end(2000);
     EXPECT_EQ(h.check().lost_permits, lost) << "votes written at " << written_ms << " ms";
   }

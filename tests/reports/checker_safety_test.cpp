@@ -196,7 +196,8 @@ TEST(CheckerSafety, ASecondOkWhileHoldingKeepsTheHoldsStart) {
   // Each witness as "client:identifier@since_us".
   const auto named = [](const Episode& e) {
     std::string out;
-    for (const HoldRef& r : e.witness) out += std::to_string(r.client) + ":" + r.identifier + "@" + std::to_string(r.since_us) + " ";
+    for (const HoldRef& r : e.witness)
+      out += std::to_string(r.client) + ":" + r.identifier + "@" + std::to_string(r.since_us) + " ";
     return out;
   };
   ASSERT_EQ(s.episodes.size(), 2u);
