@@ -114,6 +114,22 @@ TEST(BrokenLeases, ARefreshExtendsThePromiseAndARefreshFailBreaksIt) {
   EXPECT_EQ(h.check().broken_leases, 1);
 }
 
+// The promise is half-open, [invoke, invoke + timeout): a release or refresh failing at its end
+// itself breaks nothing; 1 µs before it, it does.
+TEST(BrokenLeases, AFailureExactlyAtThePromisedEndBreaksNothing) {
+  const auto broken_failing_at = [](double release_fail_ms, double refresh_fail_ms) {
+    HistoryBuilder h(2);
+    h.hold(1, 0, 1, 900, "a").at(release_fail_ms, 1, Op::release, Phase::fail, "a");  // promised until 1000
+    h.at(100, 2, Op::acquire, Phase::invoke).at(101, 2, Op::acquire, Phase::ok, "b");
+    h.at(1050, 2, Op::refresh, Phase::invoke, "b").at(1051, 2, Op::refresh, Phase::ok, "b");  // until 2050
+    h.at(2000, 2, Op::refresh, Phase::invoke, "b").at(refresh_fail_ms, 2, Op::refresh, Phase::fail, "b");
+    return h.end(3000).check().broken_leases;
+  };
+  EXPECT_EQ(broken_failing_at(1000, 2050), 0);
+  EXPECT_EQ(broken_failing_at(999.999, 2050), 1);
+  EXPECT_EQ(broken_failing_at(1000, 2049.999), 1);
+}
+
 TEST(BrokenLeases, ARefreshLosingToTheClientsOwnReleaseBreaksNothing) {
   HistoryBuilder h(1);
   h.at(0, 1, Op::acquire, Phase::invoke).at(1, 1, Op::acquire, Phase::ok, "a");

@@ -178,6 +178,34 @@ TEST(CheckerSafety, StealsAtOneInstantAreAtMostTheHoldersAboveTheLimit) {
   EXPECT_EQ(s.steals, 1);
 }
 
+// "A client holds at most one permit (a second ok while holding changes nothing)": not its start
+// either. Limit 1. Client 1 holds from 10 ms; client 2 is granted at 20 ms (a steal, episode 1);
+// client 1 is told ok again at 30 ms while holding: no steal, its hold still starts at 10 ms.
+// Client 2 releases at 40 ms; client 3 granted at 50 ms opens episode 2, whose witness shows
+// client 1's hold since 10 ms with its first identifier.
+TEST(CheckerSafety, ASecondOkWhileHoldingKeepsTheHoldsStart) {
+  HistoryBuilder h(1);
+  h.at(0, 1, Op::acquire, Phase::invoke).at(10, 1, Op::acquire, Phase::ok, "a1");
+  h.hold(2, 15, 20, 40, "b");
+  h.at(25, 1, Op::acquire, Phase::invoke).at(30, 1, Op::acquire, Phase::ok, "a2");
+  h.hold(3, 45, 50, 60, "c");
+  h.at(70, 1, Op::release, Phase::invoke, "a1").end(80);
+  const Summary s = h.check();
+  EXPECT_EQ(s.max_holders, 2);
+  EXPECT_EQ(s.steals, 2);  // client 2 at 20 ms, client 3 at 50 ms
+  // Each witness as "client:identifier@since_us".
+  const auto named = [](const Episode& e) {
+    std::string out;
+    for (const HoldRef& r : e.witness)
+      out += std::to_string(r.client) + ":" + r.identifier + "@" + std::to_string(r.since_us) + " ";
+    return out;
+  };
+  ASSERT_EQ(s.episodes.size(), 2u);
+  EXPECT_EQ(named(s.episodes[0]), "1:a1@10000 2:b@20000 ");
+  EXPECT_EQ(named(s.episodes[1]), "1:a1@10000 3:c@50000 ");
+  EXPECT_EQ(s.over_limit_us, 30'000);  // [20, 40) and [50, 60)
+}
+
 TEST(CheckerSafety, OutOfOrderEventsAreRejected) {
   CheckOptions o;
   o.limit = 1;
