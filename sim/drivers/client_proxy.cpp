@@ -221,8 +221,14 @@ struct ClientProxy::Impl {
   // Whether the connection `down` comes from the run (semsim or a process it started); else it is
   // closed before Redis is reached, and counted. One the peer already closed is closed too, uncounted.
   bool ours(int down) {
-    const std::optional<unsigned long> inode = peer_socket_inode(down);
-    if (inode && held_by_descendant(*inode, rules.owner)) return true;
+    std::optional<unsigned long> inode;
+    try {
+      inode = peer_socket_inode(down);
+      if (inode && held_by_descendant(*inode, rules.owner)) return true;
+    } catch (const std::exception&) {  // out of memory, say: nothing on this thread may throw
+      ::close(down);                   // unknown, so not served, nor counted as an outsider
+      return false;
+    }
     if (inode) {  // counted before it is closed: whoever sees it closed sees it counted
       const std::lock_guard<std::mutex> hold(lock);
       ++stats.outsiders;

@@ -1,14 +1,15 @@
 #include "sim/drivers/peer_process.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -19,6 +20,23 @@ namespace semsim {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A file of /proc whole, or "" if it cannot be read. Plain reads: a process that ends while it is
+// read makes read() fail (ESRCH), which an ifstream would throw from.
+std::string read_proc(const std::string& path) {
+  std::string out;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return out;
+}
 
 // An address as IPv6 bytes (IPv4 as ::ffff:a.b.c.d, as a dual-stack socket lists it) and a port.
 struct End {
@@ -80,7 +98,7 @@ std::optional<unsigned long> peer_socket_inode(int fd) {
   if (!us || !them) return std::nullopt;
   // The peer's socket is the row whose local end is the peer and whose remote end is us.
   for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
-    std::ifstream in(table);
+    std::istringstream in(read_proc(table));
     std::string line;
     std::getline(in, line);  // the header
     while (std::getline(in, line)) {
@@ -105,8 +123,7 @@ bool held_by_descendant(unsigned long inode, pid_t ancestor) {
   for (fs::directory_iterator e("/proc", ec), end; !ec && e != end; e.increment(ec)) {
     const std::string name = e->path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat(e->path() / "stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const std::string text = read_proc((e->path() / "stat").string());
     const std::size_t close = text.rfind(')');  // the name in parentheses may hold anything
     if (close == std::string::npos) continue;
     std::istringstream rest(text.substr(close + 1));
