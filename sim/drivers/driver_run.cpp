@@ -128,8 +128,9 @@ void DriverRun::State::start() {
           link.delay_out ? *link.delay_out : spec.delay_out ? *spec.delay_out : o.delay_out.value_or(o.delay),
           link.delay_in ? *link.delay_in : spec.delay_in ? *spec.delay_in : o.delay_in.value_or(o.delay),
           o.spike_probability, o.spike};
-      c->proxies.push_back(std::make_unique<ClientProxy>(
-          net, derive_seed(seed(id, streams::network), m), std::const_pointer_cast<const Upstream>(upstreams[m])));
+      c->proxies.push_back(std::make_unique<ClientProxy>(net, derive_seed(seed(id, streams::network), m),
+                                                         std::const_pointer_cast<const Upstream>(upstreams[m]),
+                                                         ProxyRules{run.setup_.key}));
     }
     clients.push_back(std::move(c));
   }
@@ -238,6 +239,8 @@ void DriverRun::State::loop() {
 void DriverRun::State::drain(bool before_start) {
   for (std::size_t i = 1; i < clients.size(); ++i) {
     DriverClient& c = *clients[i];
+    for (const auto& p : c.proxies)  // a command its proxy refused ends the run
+      if (const std::string why = p->refusal(); !why.empty()) fail(c, why);
     if (!c.process) continue;
     c.process->flush_input();
     std::vector<std::string> lines;
@@ -460,14 +463,18 @@ void DriverRun::State::finish() {
   }
   if (completed) count_never_ran();
   end_processes(completed);
-  std::uint64_t commands = 0;
+  std::uint64_t commands = 0, outsiders = 0;
   std::int64_t proxy_late = 0;
   for (std::size_t i = 1; i < clients.size(); ++i)
     for (const auto& p : clients[i]->proxies) {
       const ProxyStats s = p->stats();
       commands += s.commands;
+      outsiders += s.outsiders;
       proxy_late = std::max(proxy_late, s.late_max_ns);
     }
+  if (outsiders)
+    run.notes_.push_back(std::to_string(outsiders) + " connection(s) to the drivers' proxies came from a process "
+                         "that is neither semsim nor one it started: each was refused and closed before Redis was reached");
   result.completed = completed;
   result.commands = commands;
   std::string reason = result.stop_reason;  // quoted in the row: no double quote inside

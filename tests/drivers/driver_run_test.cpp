@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -403,12 +404,58 @@ INSTANTIATE_TEST_SUITE_P(
                       Refusal{"outcome-before-invoke", "an outcome before its invoke"},
                       Refusal{"garbage-mid-run", "not a protocol line: 4 of at least 5 fields (a line is MONO_NS WALL_MS OP PHASE ID "
                                                  "[DETAIL]): 'acquire? sure, why not'"},
-                      Refusal{"exit-mid-run", "the driver ended (its stdout closed; it exited with status 5)"}),
+                      Refusal{"exit-mid-run", "the driver ended (its stdout closed; it exited with status 5)"},
+                      // What a run never sends to Redis: its proxy passes none of it on, and the run ends.
+                      Refusal{"config-get", "the driver sent what a run does not send to Redis: CONFIG GET is an admin "
+                                            "command (@admin); its proxy passed nothing of it on"},
+                      Refusal{"foreign-key", "SET names the key 'app:y', which is not this run's (each key must contain "}),
     [](const ::testing::TestParamInfo<Refusal>& info) {
       std::string name = info.param.how;
       std::replace(name.begin(), name.end(), '-', '_');
       return name;
     });
+
+// Another process on the machine (this test is semsim's parent, none of its descendants) that
+// connects to a client's proxy is closed at once, before Redis is reached, and the run says so.
+TEST_F(DriverRunTest, AnOutsiderOnADriversProxyIsClosedAtOnceAndTheRunSaysSo) {
+  const std::string pid_file = (dir_ / "pid").string();
+  const std::string rc = (dir_ / "rc").string();
+  std::system(("(" + std::string(SEMSIM_BINARY) + " run --variant \"driver:python3 " + fake_.string() + " address " +
+               pid_file + "\" --clients 1 --limit 1 --duration 3s --no-charts --out " + (dir_ / "out").string() + " > " +
+               (dir_ / "log").string() + " 2>&1; echo $? > " + rc + ") &")
+                  .c_str());
+  std::string address;
+  for (int i = 0; i < 400 && address.empty(); ++i) {
+    std::ifstream(pid_file + ".addr") >> address;
+    if (address.empty()) ::usleep(25'000);
+  }
+  ASSERT_FALSE(address.empty()) << "the driver never wrote its proxy's address";
+  const std::string outsider = write("outsider.py",
+                                     "import socket, sys\n"
+                                     "s = socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=5)\n"
+                                     "s.sendall(b'*2\\r\\n$4\\r\\nECHO\\r\\n$1\\r\\nx\\r\\n')\n"
+                                     "try:\n    print(s.recv(100) or 'closed')\n"
+                                     "except OSError:\n    print('closed')\n");
+  // popen's sh is this test's child, not semsim's: an outsider to the run.
+  std::string got;
+  FILE* pipe = ::popen(("python3 " + outsider + " " + address.substr(address.rfind(':') + 1) + " 2>&1").c_str(), "r");
+  char buffer[256];
+  while (pipe && std::fgets(buffer, sizeof buffer, pipe)) got += buffer;
+  if (pipe) ::pclose(pipe);
+  EXPECT_EQ(got, "closed\n");  // before any answer
+  std::string code;
+  for (int i = 0; i < 400 && code.empty(); ++i) {
+    std::ifstream(rc) >> code;
+    if (code.empty()) ::usleep(50'000);
+  }
+  std::ifstream in(dir_ / "log");
+  output_ = std::string((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(code, "0") << output_;  // the run itself went on
+  EXPECT_NE(output_.find("1 connection(s) to the drivers' proxies came from a process that is neither semsim nor one it "
+                         "started: each was refused and closed before Redis was reached"),
+            std::string::npos)
+      << output_;
+}
 
 TEST_F(DriverRunTest, ADriverThatNeverSaysReadyIsRefusedAfterAMinuteNamingTheClient) {
   const std::string pid_file = (dir_ / "pid").string();

@@ -4,8 +4,12 @@ refuses: every other line is right; or, with "loses-permit", one whose library i
 permit and reports it lost at once, unasked; or, with "grants-elsewhere", one whose library grants
 every acquire without a word to semsim's Redis (as one reading a REDIS_URL of its own would); or,
 with "slow-invoke", one that grants every command 300 ms after reading it (a loaded machine); or,
-with "stalls", one that grants the first acquire and then never starts another command. Its pid goes to argv[2] if given."""
+with "stalls", one that grants the first acquire and then never starts another command; or one
+that sends Redis, through its proxy, what a run never sends ("config-get", "foreign-key"); or,
+with "address", one that only writes its proxy's address to argv[2].addr. Its pid goes to argv[2]
+if given."""
 import os
+import socket
 import sys
 import time
 
@@ -16,6 +20,21 @@ if len(sys.argv) > 2:
 
 def say(*words):
     print(time.monotonic_ns(), int(time.time() * 1000), *words, flush=True)
+
+
+def to_redis(*words):
+    """One command to Redis through semsim's proxy (SEMSIM_REDIS); what came back (b'' once it closed)."""
+    host, port = os.environ["SEMSIM_REDIS"].split()[0].rsplit(":", 1)
+    s = socket.create_connection((host, int(port)), timeout=5)
+    s.sendall(b"*%d\r\n" % len(words) + b"".join(b"$%d\r\n%s\r\n" % (len(w), w) for w in words))
+    try:
+        return s.recv(4096)
+    except OSError:
+        return b""
+
+
+if how == "address":
+    open(sys.argv[2] + ".addr", "w").write(os.environ["SEMSIM_REDIS"])
 
 
 if how == "never-ready":
@@ -49,6 +68,10 @@ for line in sys.stdin:
         continue
     if how == "exit-mid-run":
         sys.exit(5)
+    if how == "config-get":
+        print("CONFIG GET:", to_redis(b"CONFIG", b"GET", b"requirepass"), file=sys.stderr, flush=True)
+    if how == "foreign-key":
+        print("SET app:y:", to_redis(b"SET", b"app:y", b"x"), file=sys.stderr, flush=True)
     if how == "unknown-id":
         say(op, "invoke", "nobody-sent-this")
     if how == "outcome-before-invoke":

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A user's Redis keeps its data (docs/your-redis.md): no script word may name a key outside the
-# run's prefix (COMMAND GETKEYS asks the server which words are keys; refused before anything is
-# sent, exit 2, naming the file, the line and the key); a run killed with SIGKILL leaves keys that
+# run's prefix, and a command must be a data command (Redis 7.0's command table says which words
+# are keys and which commands are @admin or @dangerous; refused before anything is sent, exit 2,
+# naming the file, the line and the key or command); a run killed with SIGKILL leaves keys that
 # expire, and says its prefix in run.ini and in the history's run row; a script that never returns
 # is killed (SCRIPT KILL, said on stderr), and the server answers again.
 #   user_redis_safety_test.sh PATH/TO/semsim
@@ -35,7 +36,10 @@ done <<'CASES'
 setup.command = DEL {key} app:z|'app:z' is a key outside
 release.command = DEL {key} app:z|'app:z' is a key outside
 setup.command = MSET {key} 1 app:z x|'app:z' is a key outside
-setup.command = SORT {key} STORE app:z|'app:z' is a key outside
+setup.command = SORT {key} STORE app:z|SORT is a dangerous command
+setup.command = ZUNIONSTORE {key} 2 {key:a} app:z|'app:z' is a key outside
+setup.command = REPLICAOF {key} 6379|REPLICAOF is an admin command
+setup.command = CONFIG {key} requirepass x|CONFIG .* is not a subcommand
 setup.command = RENAME {key} app:z|'app:z' is a key outside
 setup.command = EVAL "redis.call('del','app:z')" 0|EVAL runs a script
 setup.command = COPY {key} {key:x} DB 1|COPY reaches another database
