@@ -299,10 +299,13 @@ int compare_command(int argc, char** argv) {
       if (outputs[j] && outputs[j]->result.completed)
         results.push_back({plan[made[j]].variant, plan[made[j]].value->x, outputs[j]->summary});
     std::string partial;
-    if (results.size() < made.size())
-      partial = "partial: the sweep stopped early (" + (stopped_by.empty() ? interrupted_by() : stopped_by) + "); " +
-                std::to_string(results.size()) + " of " + std::to_string(made.size()) +
-                " runs finished, and only they are counted";
+    if (results.size() < made.size()) {
+      const std::string why = "the sweep stopped early (" + (stopped_by.empty() ? interrupted_by() : stopped_by) +
+                              "); " + std::to_string(results.size()) + " of " + std::to_string(made.size()) +
+                              " runs finished, and only they are counted";
+      partial = "partial: " + why;
+      std::cout << "PARTIAL: " << why << "\n";  // the result's first line (those above were per run)
+    }
 
     const std::string csv_path = (fs::path(base.out) / ("compare_" + parameter + ".csv")).string();
     write_csv(csv_path, sweep_csv_header(), results,

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "reports/history/output_file.h"
+#include "sim/run/contained_paths.h"
 #include "sim/run/version.h"
 
 namespace semsim {
@@ -53,6 +54,8 @@ void Manifest::write(const std::string& dir) const {
 Manifest Manifest::read(const std::string& dir) {
   Manifest m;
   m.file_ = (fs::path(dir) / kManifestFile).string();
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(m.file_, ec))) regular_file_inside(dir, kManifestFile);  // no link followed
   std::ifstream in(m.file_);
   if (!in) throw std::invalid_argument(dir + ": no " + kManifestFile + " (not a shard's --out, or the shard did not finish)");
   std::string section;
