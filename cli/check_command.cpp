@@ -227,7 +227,7 @@ int check_command(int argc, char** argv) {
   print_plan(std::cout, s);
   try {
     std::filesystem::create_directories(s.out);
-    std::filesystem::remove(std::filesystem::path(s.out) / kManifestFile);  // an older shard's
+    remove_older_manifest(s.out);  // an older shard's
     // Every server is started here, on the main thread: a server dies with the thread that forked it.
     std::vector<std::unique_ptr<RedisSession>> servers;
     std::vector<RedisSession*> redis;

@@ -39,10 +39,15 @@ std::vector<Manifest::Entry> Manifest::in(std::string_view section) const {
   return out;
 }
 
+namespace {
+constexpr const char* kManifestTop =
+    "# A shard's manifest: merge the shards with `semsim merge DIR... --out DIR` (docs/scale-out.md).";
+}  // namespace
+
 void Manifest::write(const std::string& dir) const {
   const std::string path = (fs::path(dir) / kManifestFile).string();
   std::ofstream out(path);
-  out << "# A shard's manifest: merge the shards with `semsim merge DIR... --out DIR` (docs/scale-out.md).\n";
+  out << kManifestTop << "\n";
   std::string section;
   for (const Entry& e : entries_) {
     if (e.section != section) out << "\n[" << (section = e.section) << "]\n";
@@ -74,6 +79,17 @@ Manifest Manifest::read(const std::string& dir) {
     m.entries_.push_back({section, line.substr(0, eq), line.substr(eq + 3)});
   }
   return m;
+}
+
+void remove_older_manifest(const std::string& dir) {
+  const fs::path path = fs::path(dir) / kManifestFile;
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(path, ec))) return;
+  std::ifstream in(path);
+  std::string first;
+  if (!std::getline(in, first) || first != kManifestTop) return;
+  in.close();
+  fs::remove(path);
 }
 
 Manifest shard_manifest(const std::string& command, const Shard& shard, const std::string& redis_described,

@@ -183,5 +183,25 @@ TEST(Compare, AnInterruptedSweepKeepsWhatFinishedMarkedPartial) {
   EXPECT_EQ(report.find("<small>in every run</small>"), std::string::npos);
 }
 
+// Each variant of --variants runs with the options `semsim run --variant V` takes: --masters 3 is
+// Redlock's, not refused by the default --variant's one Redis; a lock runs with --limit 1.
+TEST(Compare, EachVariantIsCheckedAndRunWithItsOwnOptions) {
+  const fs::path out = scratch("masters");
+  std::string err;
+  ASSERT_EQ(semsim("compare --variants redlock --masters 3 --skews 0,1ms --seeds 1 --clients 3 --duration 300ms "
+                   "--jobs 1 --no-charts --out " + out.string(), &err),
+            0)
+      << err;
+  const std::string ini = slurp(out / "redlock-skew-0" / "seed-1" / "run.ini");
+  EXPECT_NE(ini.find("masters = 3\n"), std::string::npos) << ini;
+  EXPECT_NE(ini.find("limit = 1\n"), std::string::npos) << ini;
+  // A one-Redis variant among them is refused by its own name, before any run.
+  const fs::path mixed = scratch("masters_mixed");
+  EXPECT_EQ(semsim("compare --variants redlock,basic --masters 3 --skews 0 --seeds 1 --out " + mixed.string(), &err), 2);
+  EXPECT_NE(err.find("variant basic runs on one Redis"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(mixed));
+  fs::remove_all(out);
+}
+
 }  // namespace
 }  // namespace semsim
