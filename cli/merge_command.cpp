@@ -138,8 +138,8 @@ int merge_compare(const ShardSet& set, const std::string& out) {
     std::cout << "PARTIAL: " << set.missing_text() << " not given: the runs of the shards given are merged, and the "
               << "statistics, verdicts and report.html are over these alone\n";
   const CompareMerge m = merge_compare_shards(set, out, std::cerr);
-  std::cout << "merged " << m.merged << " of the sweep's " << m.runs << " runs from " << set.count - set.missing().size()
-            << " shards\nsweep: " << m.csv << "\nstatistics: " << m.stats << "\nreport: " << m.report << "\n";
+  std::cout << "merged " << m.merged << " runs from " << set.count - set.missing().size() << " shards"
+            << (m.partial.empty() ? "" : " (of the sweep's " + std::to_string(m.runs) + " runs: partial)") << "\nsweep: " << m.csv << "\nstatistics: " << m.stats << "\nreport: " << m.report << "\n";
   return m.partial.empty() ? kExitOk : kExitPartial;
 }
 

@@ -140,7 +140,7 @@ TEST_F(ShardedCompare, AMissingShardIsNamedOrWithPartialReported) {
             4)
       << log;
   EXPECT_TRUE(log.starts_with("PARTIAL: shard 2/3 not given")) << log;
-  EXPECT_NE(log.find("merged 8 of the sweep's 12 runs"), std::string::npos) << log;
+  EXPECT_NE(log.find("merged 8 runs from 2 shards (of the sweep's 12 runs: partial)"), std::string::npos) << log;
   EXPECT_EQ(data_rows(dir() / "partial" / "compare_skew.csv"), 8u);
   const std::string report = slurp(dir() / "partial" / "report.html");
   EXPECT_NE(report.find("<p id=\"partial\">"), std::string::npos);
