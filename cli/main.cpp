@@ -23,7 +23,9 @@ commands:
 
 exit codes: 0 ran / all met / no violation; 1 an expectation failed or a safety violation was found;
             2 bad input or a setup error (the message says which file, line and field);
-            3 (check) a liveness violation alone; 130 interrupted
+            3 (check) a liveness violation alone; 4 (merge --partial) a partial result: shards missing
+            that the whole result needs, said in its first line; 130 interrupted (the result so far
+            says PARTIAL in its first line)
 )";
 
 }  // namespace

@@ -92,7 +92,10 @@ std::string of_runs(int k, int n) { return std::to_string(k) + " of " + std::to_
 
 // The verdict table: one row per variant, what a reviewer asks first.
 void write_verdicts(std::ostream& out, const SweepReport& r, const std::vector<std::string>& variants, const Names& names) {
-  out << "<table id=\"verdicts\" class=verdicts>\n<caption>Verdicts: " << r.runs.size() << " runs, " << r.seeds
+  // A partial sweep's verdicts are over the runs it has: said in the caption and in every "safe".
+  const bool partial = !r.partial.empty();
+  out << "<table id=\"verdicts\" class=verdicts>\n<caption>Verdicts" << (partial ? " (PARTIAL: not every run)" : "")
+      << ": " << r.runs.size() << " runs, " << r.seeds
       << " per point (variant, " << escape_html(r.parameter) << ")</caption>\n"
       << "<tr><th>variant</th><th>safety</th><th>over-admitted</th><th>worst over-admission</th>"
       << "<th>first over-admits at<br>" << escape_html(names.parameter) << "</th><th>liveness</th></tr>\n";
@@ -115,7 +118,10 @@ void write_verdicts(std::ostream& out, const SweepReport& r, const std::vector<s
     if (n == 0) continue;
     const char* safety = over ? "unsafe" : unknown ? "unknown" : "safe";
     out << "<tr><th class=variant>" << escape_html(variant) << "</th><td class=\"" << safety << "\">" << safety
-        << (over || unknown ? "" : " <small>in every run</small>") << "</td><td class=num>"
+        << (over || unknown ? ""
+            : partial       ? " <small>in the " + std::to_string(n) + " run" + (n == 1 ? "" : "s") + " made (partial)</small>"
+                            : " <small>in every run</small>")
+        << "</td><td class=num>"
         << (over ? "<b>" + of_runs(over, n) + "</b>" : of_runs(0, n));
     if (unknown) out << "<br><small>" << unknown << " unknown (an acquire's outcome lost)</small>";
     out << "</td><td class=num>";
