@@ -1,6 +1,6 @@
 // Who is at the other end of a connection to a driver's proxy: the proxy serves only semsim and
-// the processes it started (drivers and their children, which stay its descendants: semsim is
-// their subreaper), never another process on the machine (docs/drivers.md). Linux's /proc.
+// the processes it started (drivers and their children, which stay its descendants: each driver's
+// keeper is their subreaper), never another process on the machine (docs/drivers.md). Linux's /proc.
 #pragma once
 
 #include <sys/types.h>
