@@ -76,7 +76,7 @@ void DriverRun::State::hold(DriverClient& c, const std::string& id, Micros lengt
     return;
   }
   after(c, length, [this, &c, id, next = std::move(next)] {
-    if (c.holding == id) release(c, id, next);
+    if (c.holds(id)) release(c, id, next);
     else if (next) next();
   });
 }
@@ -84,7 +84,7 @@ void DriverRun::State::hold(DriverClient& c, const std::string& id, Micros lengt
 void DriverRun::State::refresh_step(DriverClient& c, const std::string& id, std::int64_t until_ns, std::function<void()> next) {
   const Micros wait = std::min(o.refresh_every, Micros((until_ns - monotonic_ns()) / kNsPerUs));
   after(c, std::max(wait, Micros(0)), [this, &c, id, until_ns, next = std::move(next)] {
-    if (c.holding != id) {  // lost meanwhile
+    if (!c.holds(id)) {  // lost meanwhile
       if (next) next();
       return;
     }
@@ -103,7 +103,7 @@ void DriverRun::State::refresh_step(DriverClient& c, const std::string& id, std:
 }
 
 void DriverRun::State::release(DriverClient& c, const std::string& id, std::function<void()> next) {
-  c.holding.clear();
+  c.forget(id);
   send(c, id, DriverOp::release, [next = std::move(next)](Phase) {
     if (next) next();
   });
@@ -123,10 +123,11 @@ void DriverRun::State::scripted(DriverClient& c, const ScriptedAction& a) {
         record_fault(c, monotonic_ns(), Op::done, "no further acquire in the script");
       if (phase == Phase::ok) hold(c, id, length, {});
     });
-  } else if (a.kind == K::release && !c.holding.empty()) {
-    release(c, c.holding, {});
+  } else if (a.kind == K::release && !c.holding.empty()) {  // the permit granted last
+    const std::string id = c.holding.back();  // a copy: release forgets it
+    release(c, id, {});
   } else if (a.kind == K::refresh && !c.holding.empty()) {
-    send(c, c.holding, DriverOp::refresh, {});
+    send(c, c.holding.back(), DriverOp::refresh, {});
   }
 }
 

@@ -300,16 +300,16 @@ void DriverRun::State::handle_line(DriverClient& c, const std::string& text) {
     // The one line a driver says unasked: its library lost the permit it holds.
     if (line.op != DriverOp::refresh || line.phase != Phase::fail)
       fail(c, "an outcome semsim did not ask for (it sent no " + std::string(to_string(line.op)) + " " + line.id + ")", text);
-    if (c.holding != line.id) return;  // released meanwhile: nothing it believes is lost
-    c.holding.clear();
+    if (!c.holds(line.id)) return;  // released meanwhile: nothing it believes is lost
+    c.forget(line.id);
     record(c.id, line.mono_ns, client_us, Op::refresh, Phase::fail, line.id, line.detail);
     return;
   }
   if (!pending->second.invoked) fail(c, "an outcome before its invoke", text);
   std::function<void(Phase)> then = std::move(pending->second.then);
   permit.pending.erase(pending);
-  if (line.op == DriverOp::acquire && line.phase == Phase::ok) c.holding = line.id;
-  if (line.op == DriverOp::refresh && line.phase == Phase::fail && c.holding == line.id) c.holding.clear();
+  if (line.op == DriverOp::acquire && line.phase == Phase::ok && !c.holds(line.id)) c.holding.push_back(line.id);
+  if (line.op == DriverOp::refresh && line.phase == Phase::fail) c.forget(line.id);
   record(c.id, line.mono_ns, client_us, op, line.phase, line.id, line.detail);
   if (then) then(line.phase);
 }

@@ -3,6 +3,8 @@
 // workload, the faults). Private to sim/drivers.
 #pragma once
 
+#include <algorithm>
+
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -95,7 +97,11 @@ struct DriverClient {
   Rng behaviour{0};
   int permits_asked = 0;
   std::map<std::string, DriverPermit> permits;
-  std::string holding;  // the permit it believes it holds, or ""
+  // The permits it believes it holds, in grant order: a client may hold several (a scripted
+  // client's acquires overlap), each released after its own hold.
+  std::vector<std::string> holding;
+  bool holds(const std::string& id) const { return std::find(holding.begin(), holding.end(), id) != holding.end(); }
+  void forget(const std::string& id) { std::erase(holding, id); }
   std::vector<std::pair<DriverOp, std::string>> backlog;  // commands waiting for `ready`
 };
 

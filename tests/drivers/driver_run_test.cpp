@@ -518,3 +518,31 @@ TEST_F(DriverRunTest, VirtualTimeIsRefusedForRealProcesses) {
 }
 
 }  // namespace
+
+namespace {
+
+// A scripted client's acquires overlap in a driver run too: client 1 asks at 0 (holding 300 ms)
+// and at 100 ms (holding 100 ms), its library grants both, and semsim releases each permit after
+// its own hold. (Before, it kept one permit a client: the first was never released, and the
+// checker, counting clients, saw one holder.)
+TEST_F(DriverRunTest, EachPermitOfAClientIsReleasedAfterItsOwnHold) {
+  const std::string actions = write("actions.csv", "at,client,action,arg\n0ms,1,acquire,300ms\n100ms,1,acquire,100ms\n");
+  ASSERT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " grants-all\" --clients 1 --limit 1 --timeout 5s "
+                   "--duration 1s --actions-file " + actions),
+            0)
+      << output_;
+  std::map<std::string, long long> granted, released;
+  for (const Row& r : history()) {
+    if (r.client != 1) continue;
+    if (r.op == "acquire" && r.phase == "ok") granted[r.id] = r.true_us;
+    if (r.op == "release" && r.phase == "invoke") released[r.id] = r.true_us;
+  }
+  ASSERT_EQ(granted.size(), 2u);
+  for (const auto& [id, t] : granted) {
+    ASSERT_TRUE(released.count(id)) << id << " never released\n" << output_;
+    EXPECT_NEAR(static_cast<double>(released[id] - t), t < 50'000 ? 300'000 : 100'000, 60'000) << id;
+  }
+  EXPECT_EQ(summary("max_holders"), "2");  // limit 1: the library over-admits its own client
+}
+
+}  // namespace

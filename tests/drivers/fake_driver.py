@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A driver that breaks the protocol in one chosen way (argv[1]), for semsim's tests of what it
 refuses: every other line is right; or, with "loses-permit", one whose library is granted every
-permit and reports it lost at once, unasked. Its pid goes to argv[2] if given."""
+permit and reports it lost at once, unasked; or, with "grants-all", one whose library grants every
+acquire (however many permits its client already holds) and does every release and refresh. Its pid goes to argv[2] if given."""
 import os
 import sys
 import time
@@ -32,6 +33,10 @@ for line in sys.stdin:
         say(op, "invoke", ident)
         say(op, "ok", ident, "token-" + ident)
         say("refresh", "fail", ident, "lost: the lock expired")
+        continue
+    if how == "grants-all":
+        say(op, "invoke", ident)
+        say(op, "ok", ident, ("token-" + ident) if op == "acquire" else "")
         continue
     if how == "exit-mid-run":
         sys.exit(5)
