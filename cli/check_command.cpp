@@ -227,7 +227,7 @@ int check_command(int argc, char** argv) {
   print_plan(std::cout, s);
   try {
     std::filesystem::create_directories(s.out);
-    std::filesystem::remove(std::filesystem::path(s.out) / kManifestFile);  // an older shard's
+    remove_older_manifest(s.out);  // an older shard's
     // Every server is started here, on the main thread: a server dies with the thread that forked it.
     std::vector<std::unique_ptr<RedisSession>> servers;
     std::vector<RedisSession*> redis;
@@ -241,6 +241,8 @@ int check_command(int argc, char** argv) {
     if (s.shard.sharded())  // also when it stopped early: the merge names what it did not judge
       search_manifest(s, r, servers[0]->describe(), servers[0]->server_version(), unsharded).write(s.out);
     if (!r.error.empty()) {
+      // Interrupted: what was searched so far is a partial result, and its first line says so.
+      if (interrupt_signal()) std::cout << "PARTIAL: " << r.error << std::endl;
       std::cerr << "semsim check: " << r.error << "\n";
       return exit_code_after_error();
     }

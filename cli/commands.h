@@ -1,6 +1,7 @@
 // The subcommands of `semsim`. Each takes (argc, argv) with argv[0] the command's name and
 // returns the process exit code (DESIGN.md: 0 ran, 1 expectation/safety violation, 2 bad
-// input/setup, 3 a liveness violation alone (check), 130 interrupted).
+// input/setup, 3 a liveness violation alone (check), 4 a partial result (merge --partial), 130
+// interrupted).
 #pragma once
 
 #include <exception>
@@ -25,6 +26,9 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFinding = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitLivenessOnly = 3;  // check: a free permit not granted, safety held
+// merge --partial: a result over part of the runs or cases, which the whole would need (a
+// violation found in them still exits 1 or 3: that case does fail).
+inline constexpr int kExitPartial = 4;
 inline constexpr int kExitInterrupted = 130;
 
 // What a command that ran to its end found: the one mapping from results to exit codes.

@@ -66,18 +66,18 @@ struct PlannedRun {
 };
 
 // Every variant at every value, `seeds` runs each with seeds base, base + 1, ...: the same seeds
-// at every point, so that points differ by the variant and the parameter alone.
-std::vector<PlannedRun> plan_runs(const RunOptions& base, const std::vector<std::string>& variants, const Sweep& sweep,
-                                  int seeds) {
+// at every point, so that points differ by the variant and the parameter alone. `per_variant[n]`:
+// the options of variants[n] (its masters, a lock's limit, its mode), as `semsim run` takes them.
+std::vector<PlannedRun> plan_runs(const std::vector<RunOptions>& per_variant, const std::vector<std::string>& variants,
+                                  const Sweep& sweep, int seeds) {
   std::vector<PlannedRun> runs;
   const std::vector<std::string> labels = variant_labels(variants);
   for (std::size_t n = 0; n < variants.size(); ++n) {
     const std::string& variant = variants[n];
+    const RunOptions& base = per_variant[n];
     for (const SweepValue& v : sweep.values) {
       for (int i = 0; i < seeds; ++i) {
         RunOptions o = base;
-        o.variant = variant;
-        if (!o.mode_given) o.mode = default_mode(variant, base.redis_url.empty());
         o.charts = false;
         o.progress = false;
         o.seed = base.seed + static_cast<std::uint64_t>(i);
@@ -93,7 +93,8 @@ std::vector<PlannedRun> plan_runs(const RunOptions& base, const std::vector<std:
 
 // What a compare command line asks for.
 struct CompareRequest {
-  RunOptions base;
+  RunOptions base;                     // the first variant's: what every variant shares (--out, --seed, ...)
+  std::vector<RunOptions> per_variant;  // [n]: variants[n]'s, checked as `semsim run --variant` checks it
   std::vector<std::string> variants;
   Sweep sweep;
   int seeds = 5;
@@ -123,11 +124,21 @@ void refuse_what_compare_would_ignore(const po::variables_map& vm, const std::st
       throw std::invalid_argument("--" + name + ": the sweep sets " + swept + " in every run, and would ignore --" + name);
 }
 
+// The run options of one variant of --variants: those of `semsim run --variant VARIANT` with the
+// same options, checked as run checks them (several masters, a lock's limit, its mode), not those
+// of the default --variant, which compare never runs.
+RunOptions options_for(const po::variables_map& vm, const std::string& variant) {
+  po::variables_map one = vm;
+  one.erase("variant");
+  one.emplace("variant", po::variable_value(variant, false));
+  RunOptions o = run_options_from(one);
+  if (vm["out"].defaulted()) o.out = "semsim-out/compare";
+  return o;
+}
+
 // Throws std::invalid_argument naming the option at fault.
 CompareRequest read_request(const po::variables_map& vm) {
   CompareRequest r;
-  r.base = run_options_from(vm);
-  if (vm["out"].defaulted()) r.base.out = "semsim-out/compare";
   r.variants = split_list(vm["variants"].as<std::string>());
   const int given = static_cast<int>(vm.count("sweep") + vm.count("skews") + vm.count("delays") + vm.count("clients-sweep"));
   if (given != 1)
@@ -157,6 +168,8 @@ CompareRequest read_request(const po::variables_map& vm) {
       throw std::invalid_argument("--variants: " + std::string(e.what()));
     }
   }
+  for (const std::string& variant : r.variants) r.per_variant.push_back(options_for(vm, variant));
+  r.base = r.per_variant.front();
   const std::string seeds_text = vm["seeds"].as<std::string>();
   r.seeds = parse_count("seeds", seeds_text, 10'000);
   r.jobs = parse_count("jobs", vm["jobs"].as<std::string>(), 1024);
@@ -180,16 +193,29 @@ void write_csv(const std::string& path, const std::string& header, const Items& 
   check_written(csv, path);
 }
 
-// The options every run of the sweep shares: run.ini's lines but for those the sweep varies.
-std::string common_options(const RunOptions& base, const std::string& parameter) {
+// run.ini's lines of `o`.
+std::vector<std::string> run_ini_lines(const RunOptions& o) {
   std::ostringstream ini;
-  write_run_ini(ini, base);
+  write_run_ini(ini, o);
+  std::vector<std::string> lines;
+  std::istringstream in(ini.str());
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The options every run of the sweep shares: run.ini's lines but for those the sweep varies, and
+// those that differ between variants (a lock's limit, say).
+std::string common_options(const std::vector<RunOptions>& per_variant, const std::string& parameter) {
+  const RunOptions& base = per_variant.front();
+  std::vector<std::vector<std::string>> others;
+  for (const RunOptions& o : per_variant) others.push_back(run_ini_lines(o));
   std::string common;
-  std::istringstream lines(ini.str());
-  for (std::string line; std::getline(lines, line);) {
+  for (const std::string& line : others.front()) {
     const std::string key = line.substr(0, line.find(" ="));
     if (key == "variant" || key == "seed" || key == parameter || (key == "mode" && !base.mode_given)) continue;
-    common += line + "\n";
+    if (std::all_of(others.begin(), others.end(),
+                    [&](const auto& lines) { return std::find(lines.begin(), lines.end(), line) != lines.end(); }))
+      common += line + "\n";
   }
   return common;
 }
@@ -214,7 +240,7 @@ void write_compare_shard(const CompareRequest& r, const std::vector<PlannedRun>&
   info.parameter = r.sweep.name();
   info.in_ms = r.sweep.in_ms();
   info.command = r.unsharded;
-  info.common_options = common_options(r.base, info.parameter);
+  info.common_options = common_options(r.per_variant, info.parameter);
   info.first_seed = r.base.seed;
   info.charts = r.base.charts;
   info.runs = static_cast<std::int64_t>(plan.size());
@@ -262,9 +288,9 @@ int compare_command(int argc, char** argv) {
   const RunOptions& base = request.base;
 
   try {
-    const std::vector<PlannedRun> plan = plan_runs(base, request.variants, request.sweep, request.seeds);
+    const std::vector<PlannedRun> plan = plan_runs(request.per_variant, request.variants, request.sweep, request.seeds);
     fs::create_directories(base.out);
-    fs::remove(fs::path(base.out) / kManifestFile);  // an older shard's: it would describe other files
+    remove_older_manifest(base.out);  // an older shard's: it would describe other files
     std::vector<std::size_t> made;  // the runs of the plan this command makes: all, or its shard's
     std::vector<RunOptions> options;
     for (std::size_t i = 0; i < plan.size(); ++i)
@@ -299,10 +325,13 @@ int compare_command(int argc, char** argv) {
       if (outputs[j] && outputs[j]->result.completed)
         results.push_back({plan[made[j]].variant, plan[made[j]].value->x, outputs[j]->summary});
     std::string partial;
-    if (results.size() < made.size())
-      partial = "partial: the sweep stopped early (" + (stopped_by.empty() ? interrupted_by() : stopped_by) + "); " +
-                std::to_string(results.size()) + " of " + std::to_string(made.size()) +
-                " runs finished, and only they are counted";
+    if (results.size() < made.size()) {
+      const std::string why = "the sweep stopped early (" + (stopped_by.empty() ? interrupted_by() : stopped_by) +
+                              "); " + std::to_string(results.size()) + " of " + std::to_string(made.size()) +
+                              " runs finished, and only they are counted";
+      partial = "partial: " + why;
+      std::cout << "PARTIAL: " << why << "\n";  // the result's first line (those above were per run)
+    }
 
     const std::string csv_path = (fs::path(base.out) / ("compare_" + parameter + ".csv")).string();
     write_csv(csv_path, sweep_csv_header(), results,
@@ -323,7 +352,7 @@ int compare_command(int argc, char** argv) {
               [&](const PointStat& s) { return sweep_stats_csv_row(parameter, s); });
 
     const bool in_ms = request.sweep.in_ms();
-    const std::string common = common_options(base, parameter);
+    const std::string common = common_options(request.per_variant, parameter);
     const std::string caption = sweep_caption(common, parameter, request.seeds);
     const bool charts =
         base.charts && draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, base.out, std::cerr, caption);

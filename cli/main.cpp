@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "sim/redis/key_safety_net.h"
 #include "sim/run/version.h"
 
 namespace {
@@ -22,7 +23,9 @@ commands:
 
 exit codes: 0 ran / all met / no violation; 1 an expectation failed or a safety violation was found;
             2 bad input or a setup error (the message says which file, line and field);
-            3 (check) a liveness violation alone; 130 interrupted
+            3 (check) a liveness violation alone; 4 (merge --partial) a partial result: shards missing
+            that the whole result needs, said in its first line; 130 interrupted (the result so far
+            says PARTIAL in its first line)
 )";
 
 }  // namespace
@@ -54,6 +57,8 @@ int main(int argc, char** argv) {
   if (command == "compare") return semsim::compare_command(argc - 1, argv + 1);
   if (command == "analyze") return semsim::analyze_command(argc - 1, argv + 1);
   if (command == "merge") return semsim::merge_command(argc - 1, argv + 1);
+  // Internal: the key safety net's watcher, started by a run on a user's Redis (key_safety_net.h).
+  if (command == "key-net-watch") return semsim::key_net_watch();
   std::cerr << "semsim: unknown command '" << command << "'\n" << kUsage;
   return 2;
 }

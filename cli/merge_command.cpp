@@ -2,7 +2,8 @@
 // (their --out folders, each with its shard.ini) put back together as the unsharded command's
 // results (sim/run/compare_shards.h, sim/search/search_shards.h, docs/scale-out.md). It exits as
 // the unsharded command would: compare 0; check 0, 1 on a safety violation, 3 on a liveness one
-// alone; 2 when the shards do not fit together or one is missing (unless --partial).
+// alone; 2 when the shards do not fit together or one is missing (unless --partial); 4 a partial
+// result (--partial, shards missing that the whole result needs).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -33,7 +34,11 @@ shard (docs/scale-out.md says why); "cases run" counts what the shards ran.
 
 Exit: as the unsharded command: 0; (check) 1 a safety violation, 3 a liveness violation alone;
 2 shards that do not fit together, a missing shard (named), cases below the first failure that a
-shard did not judge, or (check) cases that together never exercised the variant; with --partial the shards given are merged and the report says what is missing.
+shard did not judge, a manifest naming a path outside its shard or a symbolic link in a shard
+(merge reads only regular files inside the shards and writes only inside --out), or (check)
+cases that together never exercised the variant. With --partial the shards given are merged; when
+the result misses what the whole would need, its first line says PARTIAL, report.html says so
+first and in its verdict table, and the exit is 4 (a violation found still exits 1 or 3).
 )";
 
 // The shards' per-shard line for check: what each judged.
@@ -55,22 +60,30 @@ int merge_check(const ShardSet& set, const std::string& out, bool partial) {
   const SearchCoverage& c = m.coverage;
   const Manifest& any = set.first().manifest;
   std::ostream& say = std::cout;
+  const std::string judged = std::to_string(m.cases_run) + " of the search's " + std::to_string(m.cases) + " cases";
+  if (!c.gaps.empty() && !partial) {
+    std::cerr << "semsim merge: cases the whole search judges "
+              << (c.first_failure ? "before the first failure found (#" + std::to_string(*c.first_failure) + ")" : "")
+              << " were not judged:\n";
+    for (const CoverageGap& g : c.gaps)
+      std::cerr << "  shard " << g.shard << "/" << set.count << ": " << g.count << " cases from #" << g.first_case << " ("
+                << gap_reason(set, g) << ")\n";
+    std::cerr << "semsim merge: not the unsharded search's result: give every shard, re-run those that stopped, "
+                 "or --partial\n";
+    return kExitBadInput;
+  }
+  // A partial result says so before anything else, and in its exit code.
+  if (!c.gaps.empty())
+    say << "PARTIAL: the shards judged " << judged << "; cases the whole search judges"
+        << (c.first_failure ? " before the first failure found (#" + std::to_string(*c.first_failure) + ")" : "")
+        << " were not judged (below): not the unsharded search's result\n";
   say << "semsim merge: check of variant " << any.get("options", "variant") << ", seed " << any.get("options", "seed")
       << ", " << m.cases << " cases, in " << set.count << " shards\n";
   if (!c.gaps.empty()) {
-    std::ostream& warn = partial ? std::cout : std::cerr;
-    warn << (partial ? "PARTIAL: " : "semsim merge: ") << "cases the whole search judges "
-         << (c.first_failure ? "before the first failure found (#" + std::to_string(*c.first_failure) + ")" : "")
-         << " were not judged:\n";
+    say << "not judged:\n";
     for (const CoverageGap& g : c.gaps)
-      warn << "  shard " << g.shard << "/" << set.count << ": " << g.count << " cases from #" << g.first_case << " ("
-           << gap_reason(set, g) << ")\n";
-    if (!partial) {
-      std::cerr << "semsim merge: not the unsharded search's result: give every shard, re-run those that stopped, "
-                   "or --partial\n";
-      return kExitBadInput;
-    }
-    say << "the result below is that of the cases judged, not the unsharded search's\n";
+      say << "  shard " << g.shard << "/" << set.count << ": " << g.count << " cases from #" << g.first_case << " ("
+          << gap_reason(set, g) << ")\n";
   }
   if (c.gaps.empty() && !set.missing().empty())
     say << set.missing_text() << " not given, and not needed: every case below the first failure was judged\n";
@@ -84,17 +97,26 @@ int merge_check(const ShardSet& set, const std::string& out, bool partial) {
                    "reports/DEFINITIONS.md, Exercised)\n";
       return exit_code(Finding::not_exercised);
     }
-    say << "no violation in " << m.cases << " cases" << (c.gaps.empty() ? "" : " (but those not judged above)") << " ("
-        << m.exercise.granted << " grants of " << m.exercise.acquires << " acquires, " << m.exercise.operations
-        << " operations, " << m.exercise.unknown << " unknown)\ncases run: " << m.cases_run << " by the shards together\n";
+    const std::string counts = " (" + std::to_string(m.exercise.granted) + " grants of " +
+                               std::to_string(m.exercise.acquires) + " acquires, " +
+                               std::to_string(m.exercise.operations) + " operations, " +
+                               std::to_string(m.exercise.unknown) + " unknown)";
+    if (!c.gaps.empty()) {
+      say << "no violation in the " << judged << " judged" << counts
+          << ": no verdict on the others (PARTIAL, exit " << kExitPartial << ")\n";
+      return kExitPartial;
+    }
+    say << "no violation in " << m.cases << " cases" << counts << "\ncases run: " << m.cases_run
+        << " by the shards together\n";
     return exit_code(Finding::none);
   }
   fs::create_directories(out);
   const std::string ini_path = write_merged_counterexample(m, out);
   const Manifest& w = m.winner->manifest;
   say << "VIOLATION: " << w.get("result", "violation_text") << ": " << w.get("result", "detail") << "\n"
-      << "  first at case #" << *c.first_failure << " (shard " << m.winner->shard.text() << "): " << w.get("result", "first")
-      << "\n  shrunk to: " << w.get("result", "minimal") << "\n"
+      << "  first at case #" << *c.first_failure << " (shard " << m.winner->shard.text() << ")"
+      << (c.gaps.empty() ? "" : " (PARTIAL: a failing case, not necessarily the search's first)") << ": "
+      << w.get("result", "first") << "\n  shrunk to: " << w.get("result", "minimal") << "\n"
       << "  reproduce the search: " << m.reproduce << "  (unsharded, or its " << set.count << " shards)\n"
       << "  replay the case:      semsim scenario " << ini_path
       << (w.get("result", "replay_failed") == "yes" ? "  (replayed: fails again)"
@@ -110,14 +132,15 @@ int merge_check(const ShardSet& set, const std::string& out, bool partial) {
                                                                : Finding::safety_violation);
 }
 
-int merge_compare(const ShardSet& set, const std::string& out, bool partial) {
+int merge_compare(const ShardSet& set, const std::string& out) {
+  // A partial result says so before anything else (a chart's warning included), and in its exit code.
+  if (!set.missing().empty())
+    std::cout << "PARTIAL: " << set.missing_text() << " not given: the runs of the shards given are merged, and the "
+              << "statistics, verdicts and report.html are over these alone\n";
   const CompareMerge m = merge_compare_shards(set, out, std::cerr);
-  if (partial && !set.missing().empty())
-    std::cout << "PARTIAL: " << set.missing_text() << " not given: " << m.merged << " of the sweep's " << m.runs
-              << " runs merged; the statistics and report.html are over these alone\n";
-  std::cout << "merged " << m.merged << " runs from " << set.count - set.missing().size() << " shards\nsweep: "
-            << m.csv << "\nstatistics: " << m.stats << "\nreport: " << m.report << "\n";
-  return kExitOk;
+  std::cout << "merged " << m.merged << " runs from " << set.count - set.missing().size() << " shards"
+            << (m.partial.empty() ? "" : " (of the sweep's " + std::to_string(m.runs) + " runs: partial)") << "\nsweep: " << m.csv << "\nstatistics: " << m.stats << "\nreport: " << m.report << "\n";
+  return m.partial.empty() ? kExitOk : kExitPartial;
 }
 
 }  // namespace
@@ -158,7 +181,7 @@ int merge_command(int argc, char** argv) {
     return kExitBadInput;
   }
   try {
-    if (set.command == "compare") return merge_compare(set, out, partial);
+    if (set.command == "compare") return merge_compare(set, out);
     if (set.command == "check") return merge_check(set, out, partial);
     throw std::invalid_argument(set.first().manifest.file() + ": command = " + set.command + ": not one merge knows");
   } catch (const std::exception& e) {

@@ -9,6 +9,7 @@
 #include "reports/checks/expectations.h"
 #include "reports/checks/summary_csv.h"
 #include "sim/core/interrupt.h"
+#include "sim/drivers/real_time_report.h"
 #include "sim/run/repeated_runs.h"
 #include "sim/run/run_execution.h"
 #include "sim/scenario/client_table.h"
@@ -97,6 +98,12 @@ int run_command(int argc, char** argv) {
       // An expectation met by a run that exercised nothing is met vacuously: not a pass.
       if (!expectations.empty() && !names_exercised)
         say(out.summary.exercised, "exercised = yes (implied by --expect)", values.at("exercised"));
+      // Nor one met by a driver run that did not stage what its plan said.
+      if (out.real_time && !as_planned(*out.real_time)) {
+        std::cerr << "semsim run: warning: the run did not go as planned: " << why_not_as_planned(*out.real_time)
+                  << "; what its plan stages did not happen (reports/DEFINITIONS.md, Unplanned lag of a driver run)\n";
+        if (!expectations.empty()) say(false, "as planned (implied by --expect for a driver run)", why_not_as_planned(*out.real_time));
+      }
       if (out.summary.safety == Verdict::invalid) found = Finding::safety_violation;
       else if (!out.summary.exercised && found != Finding::safety_violation) found = Finding::not_exercised;
       else if (out.summary.liveness == Verdict::invalid && found == Finding::none) found = Finding::liveness_violation_alone;

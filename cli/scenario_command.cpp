@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <boost/program_options.hpp>
@@ -12,6 +13,7 @@
 #include "reports/checks/exercise.h"
 #include "reports/checks/summary_csv.h"
 #include "sim/core/interrupt.h"
+#include "sim/drivers/real_time_report.h"
 #include "sim/redis/shipped_files.h"
 #include "sim/run/repeated_runs.h"
 #include "sim/run/run_execution.h"
@@ -123,6 +125,7 @@ int scenario_command(int argc, char** argv) {
       for (std::size_t v = 0; v < sc.variants.size(); ++v) {
         std::vector<std::map<std::string, std::string>> results;
         std::vector<std::string> why_not;  // per run (as results): why it did not exercise the variant
+        std::vector<std::optional<std::string>> off_plan;  // per driver run: why it did not go as planned, or ""
         for (std::size_t p = 0; p < points; ++p) {
           RunOptions options = sc.runs[v * points + p];
           options.charts = charts;
@@ -159,6 +162,7 @@ int scenario_command(int argc, char** argv) {
             Exercise exercise;
             exercise.add(run.summary);
             why_not.push_back(exercise.why_not("this run"));
+            off_plan.push_back(run.real_time ? std::optional(why_not_as_planned(*run.real_time)) : std::nullopt);
           }
         }
         const std::string& variant = sc.variants[v];
@@ -185,6 +189,17 @@ int scenario_command(int argc, char** argv) {
             if (!j.met) std::cout << "          " << why_not[p] << "\n";
           }
         }
+        // A driver run must also have staged what the scenario plans (a pause that came before the
+        // acquire it was to pause, an acquire never made): else its claims are met by accident.
+        Expectation planned;
+        planned.metric = "as planned";
+        planned.value = "yes";
+        for (std::size_t p = 0; p < results.size(); ++p)
+          if (off_plan[p]) {
+            const Judgement j{off_plan[p]->empty(), off_plan[p]->empty() ? "yes" : "no"};
+            report(std::cout, run_label(p), planned, j, tally);
+            if (!j.met) std::cout << "          " << *off_plan[p] << "\n";
+          }
         for (const Expectation& e : sc.expectations) {
           if (!applies(e)) continue;
           if (e.kind == Expectation::Kind::trend) {

@@ -496,7 +496,7 @@ class IniReader {
           if (get(op + "." + sub)) throw ini_.error(op + "." + sub, "given, but there is no `" + op + " = FILE.lua`");
       return std::nullopt;
     }
-    Script s{op, {}, {}, {}, {}, {}, {}, {}, {}, false, {}};
+    Script s{op, {}, {}, {}, {}, {}, {}, {}, {}, false};
     if (command) read_command(*command, s);
     else read_file(*file, s);
     if (k.yes) {
@@ -693,22 +693,19 @@ class IniReader {
     if (s.command.empty()) throw ini_.error(op + ".command", "empty: write a command, e.g. ZREM {key} {id}");
     if (s.command[0].size() != 1 || s.command[0][0].kind != Ph::text)
       throw ini_.error(op + ".command", "the first word must be the command's name, not '" + words_text(s.command[0]) + "'");
-    // A key from acquire's reply ({reply}) is checked when the reply is known (ScriptSemaphore::call).
-    // Which other words are keys, Redis says once the run starts (key_words). These commands reach
-    // keys that no word names, or another database: the run's own keys could not be told apart.
+    // Whether the command may run at all, and which of its words are keys (each the run's own),
+    // is checked before the run and on every call with the words as expanded then
+    // (ScriptSemaphore::check_command_words, algorithms/api/command_policy.h). A script is refused
+    // here: it may touch keys that no word names.
     const auto upper = [](std::string text) {
       std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
       return text;
     };
     const std::string name = upper(s.command[0][0].text);
     static const std::set<std::string> scripts{"EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL", "FCALL_RO"};
-    static const std::set<std::string> databases{"MOVE", "MIGRATE", "SELECT", "SWAPDB"};
-    const auto db_option = [&](const Word& w) { return w.size() == 1 && w[0].kind == Ph::text && upper(w[0].text) == "DB"; };
     if (scripts.count(name))
       throw ini_.error(op + ".command", name + " runs a script, which may touch keys no word names: write `" + op +
                                             " = FILE.lua` with its keys in " + op + ".keys");
-    if (databases.count(name) || (name == "COPY" && std::any_of(s.command.begin(), s.command.end(), db_option)))
-      throw ini_.error(op + ".command", name + " reaches another database or server: a run keeps to its own keys");
     if (s.command.size() < 2 || s.command[1].empty() ||
         (s.command[1].front().kind != Ph::key && s.command[1].front().kind != Ph::key_named &&
          s.command[1].front().kind != Ph::reply))

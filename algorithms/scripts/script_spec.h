@@ -81,10 +81,6 @@ struct Script {
   std::vector<Word> command;  // OP.command: a plain command instead of a script
   Matcher yes, no;   // granted/ok, refused/lost/missing
   bool uses_server_now = false;
-  // The words of `command` that Redis takes as keys (COMMAND GETKEYS, asked once the run's server
-  // is known: ScriptSemaphore::prepare); each must lie under the run's own keys, checked again
-  // on every call with the words as expanded then.
-  std::vector<std::size_t> key_words;
 };
 
 // Lease honesty (`lease_honesty = admission_set` or `lease_honesty = ttl WORD`): where the run

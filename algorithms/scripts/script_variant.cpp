@@ -1,7 +1,7 @@
 // `script:FILE.ini` variants: the user's Lua scripts as a semaphore. The INI format, placeholders
 // and reply conventions are documented in script_variant.h and docs/script-variants.md.
 //
-// Every Redis command of this variant is built here: COMMAND GETKEYS and SCRIPT LOAD in prepare(),
+// Every Redis command of this variant is built here: SCRIPT LOAD in prepare(),
 // one EVALSHA per operation (as the built-in `lua` variant, so that a script re-expressing it sees
 // the same simulated timing), SCRIPT LOAD + EVALSHA again on NOSCRIPT, and TIME only where the run
 // has no server clock and server_time = time.
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "algorithms/api/all_settled.h"
+#include "algorithms/api/command_policy.h"
 #include "algorithms/api/protocol.h"
 #include "algorithms/redlock.h"
 #include "algorithms/scripts/script_spec.h"
@@ -47,9 +48,9 @@ class ScriptSemaphore : public Semaphore {
     std::vector<Script*> scripts{&spec_.acquire, &spec_.release};
     if (spec_.refresh) scripts.push_back(&*spec_.refresh);
     if (spec_.setup) scripts.push_back(&*spec_.setup);
-    // Every key checked before anything runs, the setup included.
+    // Every command checked before anything runs, the setup included.
     for (Script* script : scripts)
-      if (!script->command.empty()) co_await find_key_words(client, *script);
+      if (!script->command.empty()) check_command_before_the_run(client, *script);
     for (Script* script : scripts) {
       if (script->uses_server_now && spec_.server_time == ServerTime::fail && !client.server_now())
         throw SetupError(spec_.ini + ": " + script->op + " uses {server_now_*} and server_time = fail, "
@@ -275,41 +276,28 @@ class ScriptSemaphore : public Semaphore {
     co_return kept;
   }
 
-  // Which words of a plain command Redis takes as keys (COMMAND GETKEYS): asked for the command as
-  // two different calls would expand it, which must agree (else the keys depend on values known
-  // only at run time, and no check before the run could cover them). Throws SetupError naming the
-  // INI's line and the word if a key lies outside the run's own (config_.name, which {key} is).
-  Task<void> find_key_words(Client& client, Script& script) {
-    std::vector<std::size_t> found[2];
-    for (int probe = 0; probe < 2; ++probe) {
-      const std::string id = probe ? "ffffffff-ffff-4fff-bfff-ffffffffffff" : "00000000-0000-4000-8000-000000000000";
-      const Micros now = client.now() + Micros(probe * 1'000'000);
-      std::optional<Micros> server_now = client.server_now();
-      if (!server_now && spec_.server_time != ServerTime::empty) server_now = now;
-      // {reply} is not known before acquire: a sample under the run's prefix stands for it here;
-      // the key made of the real one is checked on every call.
-      const std::string sample_reply = config_.name + "reply";
-      const Values values{config_, id, now, server_now, &sample_reply};
-      const Command words = expand_words(script.command, values);
-      Command ask{"COMMAND", "GETKEYS"};
-      ask.insert(ask.end(), words.begin(), words.end());
-      const Reply keys = co_await client.redis().call(std::move(ask));
-      if (keys.is_error()) {
-        if (keys.text.find("no key arguments") != std::string::npos) continue;  // e.g. PUBLISH: a channel
-        throw SetupError(script.path + ": " + script.op + ".command: Redis cannot tell which of its words are keys (" +
-                         keys.text + "): the command as written would fail");
-      }
-      for (const Reply& key : keys.elements)
-        for (std::size_t i = 1; i < words.size(); ++i)
-          if (words[i] == key.text && std::find(found[probe].begin(), found[probe].end(), i) == found[probe].end())
-            found[probe].push_back(i);
-      std::sort(found[probe].begin(), found[probe].end());
-      check_own_keys(script, words, found[probe]);
-    }
-    if (found[0] != found[1])
-      throw SetupError(script.path + ": " + script.op + ".command: which of its words are keys depends on the values "
-                       "of its placeholders, known only at run time: a run cannot check that it keeps to its own keys");
-    script.key_words = found[0];
+  // Refuses (SetupError) a plain command that may not run (algorithms/api/command_policy.h) or whose
+  // words as expanded now, before it is sent, name a key outside the run's own. In prepare() with
+  // sample values, and on every call: a word made of acquire's reply ({reply}) can change which
+  // words are keys (`STORE`, a number of keys).
+  void check_command_words(const Script& script, const Command& words, const std::string* reply) const {
+    const CommandCheck check = check_command(words);
+    if (!check.refused.empty())
+      throw SetupError(script.path + ": " + script.op + ".command: " + check.refused +
+                       (reply ? " (made of acquire's reply '" + *reply + "' ({reply}))" : std::string()) +
+                       ": refused, nothing was sent (docs/script-variants.md, what a command may do)");
+    check_own_keys(script, words, check.keys, reply);
+  }
+
+  // The command as a first call would expand it, a sample under the run's prefix standing for
+  // {reply}, which is not known before acquire.
+  void check_command_before_the_run(Client& client, const Script& script) const {
+    const std::string id = "00000000-0000-4000-8000-000000000000";
+    std::optional<Micros> server_now = client.server_now();
+    if (!server_now && spec_.server_time != ServerTime::empty) server_now = client.now();
+    const std::string sample_reply = config_.name + "reply";
+    const Values values{config_, id, client.now(), server_now, &sample_reply};
+    check_command_words(script, expand_words(script.command, values), nullptr);
   }
 
   // One EVALSHA (after one TIME only where server_time = time and the run has no server clock)
@@ -332,7 +320,7 @@ class ScriptSemaphore : public Semaphore {
     const Values values{config_, identifier, now.value_or(client.now()), server_now, reply_of(script, identifier)};
     if (!script.command.empty()) {
       Command plain = expand_words(script.command, values);
-      check_own_keys(script, plain, script.key_words, values.reply);
+      check_command_words(script, plain, values.reply);
       Reply reply = co_await redis.call(std::move(plain));
       if (reply.is_error() && !script.yes.takes_errors() && !script.no.takes_errors())
         throw ReplyError(script.path + ": " + reply.text);

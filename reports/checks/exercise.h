@@ -2,9 +2,11 @@
 // variant that never granted anything, or whose operations mostly ended unknown (an error reply,
 // a dropped connection), says nothing about the variant, and must not pass for a pass.
 //
-// Exercised: at least one acquire granted, and at most half of the operations unknown
-// (granted >= 1 and 2 * unknown <= operations). One run's summary has it as `exercised`; a search
-// (`semsim check`) applies the same rule to the sums over its cases.
+// Exercised: at least one acquire granted, at most half of the operations unknown (granted >= 1
+// and 2 * unknown <= operations), and in a driver run a command through its proxies (a library
+// that talks to a server of its own grants without semsim's Redis). One run's
+// summary has it as `exercised`; a search (`semsim check`) applies the same rule to the sums over
+// its cases.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,8 @@ namespace semsim {
 struct Exercise {
   std::int64_t acquires = 0, granted = 0, rejected = 0, acquire_unknown = 0;
   std::int64_t operations = 0, unknown = 0;
+  std::int64_t commands = 0;
+  bool commands_known = false;  // a driver run said how many commands it sent (commands holds their sum)
   std::string first_unknown;  // the first unknown outcome's detail, over the runs in order
 
   void add(const Summary& s);

@@ -1,6 +1,8 @@
 #include "reports/checks/fairness.h"
 
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "reports/history/text_format.h"
 
@@ -21,6 +23,7 @@ std::optional<double> jain_index(const std::vector<ClientStats>& clients) {
 }
 
 SkewSuccess skew_success(const std::vector<ClientStats>& clients) {
+  const auto undefined = [](std::string because) { return SkewSuccess{std::nullopt, std::nullopt, std::move(because)}; };
   // Two passes (means first) for numerical stability.
   double n = 0, mx = 0, my = 0;
   for (const ClientStats& c : clients) {
@@ -29,7 +32,7 @@ SkewSuccess skew_success(const std::vector<ClientStats>& clients) {
     my += static_cast<double>(c.granted) / static_cast<double>(c.granted + c.rejected);
     n += 1;
   }
-  if (n < 2) return {.undefined_because = "fewer than two clients had an acquire granted or refused"};
+  if (n < 2) return undefined("fewer than two clients had an acquire granted or refused");
   mx /= n;
   my /= n;
   double sxx = 0, syy = 0, sxy = 0;
@@ -43,10 +46,10 @@ SkewSuccess skew_success(const std::vector<ClientStats>& clients) {
   }
   // Relative thresholds: offsets that differ only by rounding are "no variation".
   if (sxx <= 1e-18)
-    return {.undefined_because = "every client's clock had the same offset (" + fixed(mx, 3) +
-                                 " ms at acquires, on average): no spread of offsets to set against success"};
+    return undefined("every client's clock had the same offset (" + fixed(mx, 3) +
+                                 " ms at acquires, on average): no spread of offsets to set against success");
   if (syy <= 1e-18)
-    return {.undefined_because = "every client had the same success rate (" + fixed(my, 3) + ")"};
+    return undefined("every client had the same success rate (" + fixed(my, 3) + ")");
   return {sxy / std::sqrt(sxx * syy), sxy / sxx, {}};
 }
 

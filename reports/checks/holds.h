@@ -58,9 +58,9 @@ class HoldTracker {
   // holders and possible holders counted, none granted since. The maxima, episodes and steals
   // stay as they are; only the series may enter a new bucket.
   void instant_repeated(std::int64_t t_us) { series_.same_level(t_us); }
-  // Certain holds granted at or after `since_us` whose grant is not older than `timeout_us`
-  // at `now_us` (no timeout: however old): the permits a fault that lost the writes since
-  // `since_us` took from their holders.
+  // Certain holds granted at or after `since_us` whose grant is less than `timeout_us` old
+  // at `now_us` (exactly that old: run out; no timeout: however old): the permits a fault that
+  // lost the writes since `since_us` took from their holders.
   int granted_since(std::int64_t since_us, std::int64_t now_us, std::optional<std::int64_t> timeout_us) const;
   // Fills the safety fields of `s`; end_us closes an open episode.
   void finish(std::int64_t end_us, Summary& s) const;

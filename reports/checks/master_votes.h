@@ -27,8 +27,9 @@ class MasterVotes {
     holds_.erase(holds_.lower_bound({client, std::string()}), holds_.lower_bound({client + 1, std::string()}));
   }
   // Master `master` (1-based) came back at `back_us` without the writes made since `since_us`:
-  // the votes it gave to permits granted at or after then (and not older than the timeout at
-  // `back_us`) are gone. The permits that fall below `quorum` by it, counted once each.
+  // the votes it gave to permits granted at or after then (and less than the timeout old at
+  // `back_us`: exactly that old, they have run out) are gone. The permits that fall below
+  // `quorum` by it, counted once each.
   int lose(int master, std::int64_t since_us, std::int64_t back_us, std::optional<std::int64_t> timeout_us, int quorum);
 
  private:

@@ -9,12 +9,26 @@
 #include "reports/history/output_file.h"
 #include "reports/history/text_format.h"
 #include "reports/outputs/charts.h"
+#include "reports/outputs/page_safety.h"
 
 namespace semsim {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+constexpr const char* kStyle =
+    "body{font:15px/1.45 system-ui,sans-serif;color:#1a1a1a;margin:20px 32px;max-width:1040px}"
+    "h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 6px;border-bottom:1px solid #ccc}"
+    "h3{font-size:16px;margin:22px 0 4px}.context{color:#333;margin:0 0 10px}"
+    "pre{background:#f2f2f2;padding:8px;overflow-x:auto;white-space:pre-wrap}"
+    "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #bbb;padding:4px 10px;text-align:right}"
+    "th{background:#eef0f4}caption{text-align:left;font-weight:600;padding:4px 0}"
+    ".verdicts td,.verdicts th{text-align:left}.verdicts th.variant{font-family:monospace;font-size:15px}"
+    ".unsafe{color:#a11;font-weight:700}.unknown{color:#8a5a00;font-weight:700}.safe{color:#176b2c;font-weight:600}"
+    "small{color:#444}.n{color:#666}svg{max-width:100%;height:auto}"
+    "nav ul{margin:4px 0;padding-left:20px;columns:2}nav li{margin:1px 0}.flat li{margin:2px 0}"
+    "@media print{nav{display:none}h2{break-after:avoid}svg{break-inside:avoid}}";
 
 // The <svg> element of a file gnuplot wrote, without its XML prologue; "" if there is none.
 std::string inline_svg(const fs::path& path) {
@@ -78,7 +92,10 @@ std::string of_runs(int k, int n) { return std::to_string(k) + " of " + std::to_
 
 // The verdict table: one row per variant, what a reviewer asks first.
 void write_verdicts(std::ostream& out, const SweepReport& r, const std::vector<std::string>& variants, const Names& names) {
-  out << "<table id=\"verdicts\" class=verdicts>\n<caption>Verdicts: " << r.runs.size() << " runs, " << r.seeds
+  // A partial sweep's verdicts are over the runs it has: said in the caption and in every "safe".
+  const bool partial = !r.partial.empty();
+  out << "<table id=\"verdicts\" class=verdicts>\n<caption>Verdicts" << (partial ? " (PARTIAL: not every run)" : "")
+      << ": " << r.runs.size() << " runs, " << r.seeds
       << " per point (variant, " << escape_html(r.parameter) << ")</caption>\n"
       << "<tr><th>variant</th><th>safety</th><th>over-admitted</th><th>worst over-admission</th>"
       << "<th>first over-admits at<br>" << escape_html(names.parameter) << "</th><th>liveness</th></tr>\n";
@@ -101,7 +118,10 @@ void write_verdicts(std::ostream& out, const SweepReport& r, const std::vector<s
     if (n == 0) continue;
     const char* safety = over ? "unsafe" : unknown ? "unknown" : "safe";
     out << "<tr><th class=variant>" << escape_html(variant) << "</th><td class=\"" << safety << "\">" << safety
-        << (over || unknown ? "" : " <small>in every run</small>") << "</td><td class=num>"
+        << (over || unknown ? ""
+            : partial       ? " <small>in the " + std::to_string(n) + " run" + (n == 1 ? "" : "s") + " made (partial)</small>"
+                            : " <small>in every run</small>")
+        << "</td><td class=num>"
         << (over ? "<b>" + of_runs(over, n) + "</b>" : of_runs(0, n));
     if (unknown) out << "<br><small>" << unknown << " unknown (an acquire's outcome lost)</small>";
     out << "</td><td class=num>";
@@ -169,19 +189,11 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
 
   const std::string path = (fs::path(out_dir) / "report.html").string();
   std::ostringstream out;
-  out << "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">"
+  // No script at all, no style but the page's own, nothing loaded (page_safety.h): a chart or a
+  // text that held markup could not run or load anything.
+  out << "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">" << page_policy({}, {kStyle})
       << "<meta name=viewport content=\"width=device-width, initial-scale=1\"><title>" << escape_html(title) << "</title>\n"
-      << "<style>body{font:15px/1.45 system-ui,sans-serif;color:#1a1a1a;margin:20px 32px;max-width:1040px}"
-         "h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 6px;border-bottom:1px solid #ccc}"
-         "h3{font-size:16px;margin:22px 0 4px}.context{color:#333;margin:0 0 10px}"
-         "pre{background:#f2f2f2;padding:8px;overflow-x:auto;white-space:pre-wrap}"
-         "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #bbb;padding:4px 10px;text-align:right}"
-         "th{background:#eef0f4}caption{text-align:left;font-weight:600;padding:4px 0}"
-         ".verdicts td,.verdicts th{text-align:left}.verdicts th.variant{font-family:monospace;font-size:15px}"
-         ".unsafe{color:#a11;font-weight:700}.unknown{color:#8a5a00;font-weight:700}.safe{color:#176b2c;font-weight:600}"
-         "small{color:#444}.n{color:#666}svg{max-width:100%;height:auto}"
-         "nav ul{margin:4px 0;padding-left:20px;columns:2}nav li{margin:1px 0}.flat li{margin:2px 0}"
-         "@media print{nav{display:none}h2{break-after:avoid}svg{break-inside:avoid}}</style></head><body>\n"
+      << "<style>" << kStyle << "</style></head><body>\n"
       << "<h1>" << escape_html(title) << "</h1>\n"
       << (r.partial.empty() ? "" : "<p id=\"partial\"><b>" + escape_html(r.partial) + "</b></p>\n")
       << "<p class=context>" << escape_html(r.caption.empty() ? sweep_caption(r.options, r.parameter, r.seeds) : r.caption)
@@ -193,8 +205,8 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
   else
     out << "<p id=\"verdicts\">No per-run results were given: no verdicts.</p>\n";
   out << "<p><small>Over-admission: more than the limit of clients believed they held a permit at one instant "
-         "(worst: the most above the limit in one run). A stall: a free permit not granted for longer than the liveness "
-         "bound. Definitions: "
+    "(worst: the most above the limit in one run). A stall: a free permit not granted for longer than the liveness "
+    "bound. Definitions: "
       << definitions << ".</small></p>\n";
 
   // The table of contents.
@@ -207,7 +219,7 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
   if (!same.empty() || !undefined.empty()) out << "<li><a href=\"#same\">the same everywhere</a></li>\n";
   out << "<li><a href=\"#reproduce\">reproduce</a></li><li><a href=\"#options\">run options</a></li></ul></nav>\n"
       << "<p><small>Under each chart, each cell: the mean over the runs where the metric is defined, [its 95% interval] "
-         "(Student t; Wilson for the share of runs over-admitting), and n, the runs counted.</small></p>\n";
+    "(Student t; Wilson for the share of runs over-admitting), and n, the runs counted.</small></p>\n";
 
   const auto section = [&](const Section& s) {
     const SweepMetric& m = *s.metric;
@@ -241,8 +253,8 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
       << "<p><small>Data: compare_" << escape_html(r.parameter) << ".csv (one row per run) and compare_"
       << escape_html(r.parameter) << "_stats.csv beside this page.</small></p>\n"
       << "<details id=\"options\"><summary>Run options common to every run</summary>\n<p><small>The variant, the seed "
-         "and the swept parameter vary (and the time mode, each variant's default, unless --mode was given).</small></p>"
-         "\n<pre>"
+    "and the swept parameter vary (and the time mode, each variant's default, unless --mode was given).</small></p>"
+    "\n<pre>"
       << escape_html(r.options) << "</pre></details>\n";
   out << "</body></html>\n";
   write_output_file(path, out.str());

@@ -40,7 +40,7 @@ struct SweepReport {
   std::vector<RunVerdict> runs;  // every run: the verdict table (without them, the page has none)
   std::string caption;           // the context line the charts carry (sweep_caption)
   std::string definitions;       // where reports/DEFINITIONS.md is, for links ("" : not linked)
-  std::string partial = {};    // set when the sweep stopped early: what the page says first
+  std::string partial = {};    // set when the sweep is partial: what the page says first, and its verdict table too
 };
 
 // The one-line context of a sweep's charts, from its common options as run.ini lists them

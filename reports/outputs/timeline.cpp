@@ -14,6 +14,7 @@
 #include "reports/history/output_file.h"
 #include "reports/history/run_rows.h"
 #include "reports/history/text_format.h"
+#include "reports/outputs/page_safety.h"
 #include "reports/outputs/timeline_page.h"
 
 namespace semsim {
@@ -69,23 +70,6 @@ std::string as_written(std::string_view detail) {
   std::string out(detail);
   std::replace_if(out.begin(), out.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
   return out;
-}
-
-// A JSON string literal, safe inside a <script> element.
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '<': out += "\\u003c"; break;  // no "</script>" inside
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-        else out += c;
-    }
-  }
-  return out + "\"";
 }
 
 void append_list(std::string& out, const std::vector<std::int64_t>& v) {

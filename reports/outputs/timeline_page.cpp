@@ -1,6 +1,7 @@
 #include "reports/outputs/timeline_page.h"
 
 #include "reports/history/text_format.h"
+#include "reports/outputs/page_safety.h"
 
 namespace semsim {
 
@@ -29,10 +30,11 @@ svg .lane-label{font:11px system-ui,sans-serif;fill:#333}
 #plot{cursor:grab}#plot.dragging{cursor:grabbing}#axis{cursor:crosshair}
 .notes{padding:0 16px;color:#333;font-size:13px}
 kbd{font:12px ui-monospace,monospace;border:1px solid #aaa;border-radius:3px;padding:0 3px}
+.defs{position:absolute}.help{margin:2px 0 6px;font-size:12px;color:#444}
 @media print{.controls,.help{display:none}#top{position:static}}
 )CSS";
 
-constexpr const char* kPatterns = R"SVG(<svg width="0" height="0" style="position:absolute"><defs>
+constexpr const char* kPatterns = R"SVG(<svg width="0" height="0" class="defs"><defs>
 <pattern id="overrun" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2.5" height="6" fill="#fff" fill-opacity="0.9"/></pattern>
 <pattern id="fault" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#a04e00" fill-opacity="0.08"/><rect width="2" height="8" fill="#a04e00" fill-opacity="0.55"/></pattern>
 </defs></svg>)SVG";
@@ -50,7 +52,6 @@ let v0 = 0, v1 = D.span, W = 800, current = -1, drag = null, brush = null;
 
 function offsetText(ms) { return (ms >= 0 ? '+' : '\u2212') + Math.abs(ms).toFixed(3) + ' ms'; }
 function ms(us) { return (us / 1000).toFixed(3) + ' ms'; }
-function esc(s) { return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'); }
 function x(t) { return L + (t - v0) * (W - L - RIGHT) / (v1 - v0); }
 function tAt(px) { return v0 + (px - L) * (v1 - v0) / (W - L - RIGHT); }
 function clampX(px) { return Math.max(L, Math.min(W - RIGHT, px)); }
@@ -75,9 +76,17 @@ function lowerBound(arr, stride, value) {  // first index i (of stride) with arr
   while (lo < hi) { const mid = (lo + hi) >> 1; if (arr[mid * stride] < value) lo = mid + 1; else hi = mid; }
   return lo;
 }
+// An SVG element with its attributes, its hover text (a <title>) and its text: the history's words
+// reach the page only as attribute values and text nodes, never as markup.
+function el(tag, attrs, title, text) {
+  const e = document.createElementNS(NS, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (title) { const t = document.createElementNS(NS, 'title'); t.textContent = title; e.append(t); }
+  if (text !== undefined) e.append(String(text));
+  return e;
+}
 function rect(x0, y, w, h, attrs, title) {
-  return '<rect x="' + x0.toFixed(1) + '" y="' + y + '" width="' + Math.max(w, 0).toFixed(1) + '" height="' + h + '" ' +
-         attrs + '>' + (title ? '<title>' + esc(title) + '</title>' : '') + '</rect>';
+  return el('rect', Object.assign({x: x0.toFixed(1), y, width: Math.max(w, 0).toFixed(1), height: h}, attrs), title);
 }
 
 function episodes() {  // [a, b, peak] triples
@@ -89,7 +98,7 @@ const EP = episodes(), EPA = EP.map(e => e[0]);
 
 function drawAxis() {
   const plotW = W - L - RIGHT, span = v1 - v0, H = AXIS + SAMPLES + LANE + 10;
-  let s = '';
+  const s = document.createDocumentFragment();
   // Ticks at round steps, labels with their unit, none cut at either edge.
   const step = niceStep(span, 110);
   for (let t = Math.ceil(v0 / step) * step; t <= v1 + 1e-6; t += step) {
@@ -97,10 +106,12 @@ function drawAxis() {
     let anchor = 'middle', tx = px;
     if (px + w / 2 > W - 2) { anchor = 'end'; tx = W - 2; }
     if (px - w / 2 < L - 4 && anchor === 'middle') { anchor = 'start'; tx = Math.max(px, L - 4); }
-    s += '<g class="tick"><line x1="' + px.toFixed(1) + '" y1="' + (AXIS - 5) + '" x2="' + px.toFixed(1) + '" y2="' + H +
-         '" stroke="#bbb"/><text x="' + tx.toFixed(1) + '" y="' + (AXIS - 9) + '" text-anchor="' + anchor + '">' + label + '</text></g>';
+    const g = el('g', {class: 'tick'});
+    g.append(el('line', {x1: px.toFixed(1), y1: AXIS - 5, x2: px.toFixed(1), y2: H, stroke: '#bbb'}),
+             el('text', {x: tx.toFixed(1), y: AXIS - 9, 'text-anchor': anchor}, '', label));
+    s.append(g);
   }
-  s += '<text class="lane-label" x="6" y="' + (AXIS - 9) + '">true time</text>';
+  s.append(el('text', {class: 'lane-label', x: 6, y: AXIS - 9}, '', 'true time'));
   // The holders lane: the most holders per pixel, red above the limit.
   const top = AXIS + SAMPLES + 4, maxN = Math.max(D.max_holders, D.limit + 1, 1), yOf = n => top + LANE - n * LANE / maxN;
   const cols = new Int32Array(Math.max(1, Math.ceil(plotW))).fill(-1);
@@ -116,89 +127,90 @@ function drawAxis() {
     const n = cols[c];
     if (n > 0) {
       const under = Math.min(n, D.limit);
-      s += rect(L + c, yOf(under), e - c, (top + LANE - yOf(under)), 'fill="#1f4e9a"');
-      if (n > D.limit) s += rect(L + c, yOf(n), e - c, yOf(D.limit) - yOf(n), 'fill="#c0392b"',
-                                 n + ' holders, limit ' + D.limit);
+      s.append(rect(L + c, yOf(under), e - c, (top + LANE - yOf(under)), {fill: '#1f4e9a'}));
+      if (n > D.limit) s.append(rect(L + c, yOf(n), e - c, yOf(D.limit) - yOf(n), {fill: '#c0392b'},
+                                     n + ' holders, limit ' + D.limit));
     }
     c = e;
   }
-  s += '<line x1="' + L + '" x2="' + (W - RIGHT) + '" y1="' + yOf(D.limit) + '" y2="' + yOf(D.limit) +
-       '" stroke="#000" stroke-dasharray="5,3" stroke-width="1.5"/>';
-  s += '<text class="lane-label" x="6" y="' + (top + 12) + '">holders (max ' + D.max_holders + ')</text>' +
-       '<text class="lane-label" x="6" y="' + (yOf(D.limit) + 4) + '">limit ' + D.limit + ' - - -</text>';
+  s.append(el('line', {x1: L, x2: W - RIGHT, y1: yOf(D.limit), y2: yOf(D.limit), stroke: '#000', 'stroke-dasharray': '5,3',
+                       'stroke-width': 1.5}),
+           el('text', {class: 'lane-label', x: 6, y: top + 12}, '', 'holders (max ' + D.max_holders + ')'),
+           el('text', {class: 'lane-label', x: 6, y: yOf(D.limit) + 4}, '', 'limit ' + D.limit + ' - - -'));
   // Over-admission episodes on the lane: at least 3 px wide, so that a 10 ms steal in a long run shows.
   for (const [a, b, peak] of EP) {
     if (b < v0 || a > v1) continue;
     const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 3);
-    s += rect(x0, top + LANE + 1, x1 - x0, 5, 'fill="#c0392b"', 'over-admission [' + ms(a) + ', ' + ms(b) + '), ' + peak + ' holders');
+    s.append(rect(x0, top + LANE + 1, x1 - x0, 5, {fill: '#c0392b'}, 'over-admission [' + ms(a) + ', ' + ms(b) + '), ' + peak + ' holders'));
   }
   // Samples where clients believed in permits Redis no longer counted.
   for (let i = lowerBound(D.stale, 2, v0) * 2; i < D.stale.length && D.stale[i] <= v1; i += 2) {
     const px = x(D.stale[i]);
-    s += '<path d="M' + (px - 4).toFixed(1) + ',' + (AXIS + 2) + 'h8l-4,7z" fill="#a04e00"><title>sample at ' + ms(D.stale[i]) + ': ' +
-         D.stale[i + 1] + ' client(s) believed in a permit Redis no longer counted</title></path>';
+    s.append(el('path', {d: 'M' + (px - 4).toFixed(1) + ',' + (AXIS + 2) + 'h8l-4,7z', fill: '#a04e00'}, 'sample at ' + ms(D.stale[i]) +
+                ': ' + D.stale[i + 1] + ' client(s) believed in a permit Redis no longer counted'));
   }
-  s += drawFaults(top - 2, H, true);
-  if (brush) s += rect(Math.min(brush.x0, brush.x1), top, Math.abs(brush.x1 - brush.x0), LANE, 'fill="#1f4e9a" fill-opacity="0.18" stroke="#1f4e9a"');
+  s.append(drawFaults(top - 2, H, true));
+  if (brush) s.append(rect(Math.min(brush.x0, brush.x1), top, Math.abs(brush.x1 - brush.x0), LANE,
+                           {fill: '#1f4e9a', 'fill-opacity': 0.18, stroke: '#1f4e9a'}));
   axisSvg.setAttribute('width', W);
   axisSvg.setAttribute('height', H);
-  axisSvg.innerHTML = s;
+  axisSvg.replaceChildren(s);
 }
 
 // Redis's faults across the rows: spans hatched, instants as lines; named on the lane.
 function drawFaults(y0, y1, named) {
-  let s = '';
+  const s = document.createDocumentFragment();
   for (const [kind, a, b, detail] of D.server) {
     if (b < v0 || a > v1) continue;
     const what = kind + ' at ' + ms(kind === 'failover' ? b : a) + (detail ? ' (' + detail + ')' : '');
     if (b > a) {
       const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 2);
-      s += rect(x0, y0, x1 - x0, y1 - y0, 'fill="url(#fault)" stroke="#a04e00" stroke-width="1"', 'Redis: ' + what +
-                (kind === 'failover' ? '; hatched: the writes it lost' : ''));
+      s.append(rect(x0, y0, x1 - x0, y1 - y0, {fill: 'url(#fault)', stroke: '#a04e00', 'stroke-width': 1}, 'Redis: ' + what +
+                    (kind === 'failover' ? '; hatched: the writes it lost' : '')));
     }
     const px = x(kind === 'failover' ? b : a);
     if (px >= L && px <= W - RIGHT)
-      s += '<line x1="' + px.toFixed(1) + '" x2="' + px.toFixed(1) + '" y1="' + y0 + '" y2="' + y1 +
-           '" stroke="#a04e00" stroke-width="2"><title>' + esc('Redis: ' + what) + '</title></line>';
+      s.append(el('line', {x1: px.toFixed(1), x2: px.toFixed(1), y1: y0, y2: y1, stroke: '#a04e00', 'stroke-width': 2}, 'Redis: ' + what));
     if (named && px >= L - 40 && px <= W - RIGHT)
-      s += '<text class="lane-label" x="' + (clampX(px) + 3).toFixed(1) + '" y="' + (y0 + 22) + '" fill="#a04e00">' + esc(kind) + '</text>';
+      s.append(el('text', {class: 'lane-label', x: (clampX(px) + 3).toFixed(1), y: y0 + 22, fill: '#a04e00'}, '', kind));
   }
   return s;
 }
 
 function drawRows() {
   const H = D.rows.length * ROW + 6, few = EP.filter(([a, b]) => b >= v0 && a <= v1).length <= 20;
-  let s = '';
+  const s = document.createDocumentFragment();
   D.rows.forEach((r, i) => {
     const y = i * ROW + 2, bh = ROW - 4;
-    if (i % 2) s += rect(0, y - 1, W, ROW, 'fill="#f3f4f6"');
-    s += '<text x="6" y="' + (y + bh - 2) + '">client ' + r.id + '</text><text x="' + (L - 8) + '" y="' + (y + bh - 2) +
-         '" text-anchor="end" fill="#444"><title>mean clock offset at its acquires (client - true time)</title>' +
-         offsetText(r.offset_ms) + '</text>';
+    if (i % 2) s.append(rect(0, y - 1, W, ROW, {fill: '#f3f4f6'}));
+    s.append(el('text', {x: 6, y: y + bh - 2}, '', 'client ' + r.id),
+             el('text', {x: L - 8, y: y + bh - 2, 'text-anchor': 'end', fill: '#444'},
+                'mean clock offset at its acquires (client - true time)', offsetText(r.offset_ms)));
     // Holds, merged where closer than a pixel; the part past a lease hatched red.
     const h = r.holds, n = h.length / 5;
-    let k = Math.max(0, lowerBound(h, 5, v0) - 1), run = null, past = '';
+    let k = Math.max(0, lowerBound(h, 5, v0) - 1), run = null;
+    const past = document.createDocumentFragment();
     const flush = () => {
       if (!run) return;
-      const fill = run.flags & 1 ? 'fill="#fff" stroke="#1f4e9a" stroke-dasharray="3,2"' : 'fill="#1f4e9a"';
+      const fill = run.flags & 1 ? {fill: '#fff', stroke: '#1f4e9a', 'stroke-dasharray': '3,2'} : {fill: '#1f4e9a'};
       const what = run.count > 1 ? run.count + ' holds within [' + ms(run.a) + ', ' + ms(run.b) + ')'
                  : (run.flags & 1 ? 'may hold (acquire outcome unknown) [' : 'holds [') +
                    ms(run.a) + ', ' + ms(run.b) + ')' + (run.flags & 8 ? ' (to the end)' : '') +
                    (run.lease >= 0 ? '; lease to ' + ms(run.lease) + ' (invoke + timeout)' : '') +
                    (run.flags & 2 ? '; named in the witness of an over-admission' : '');
-      s += rect(run.x0, y, run.x1 - run.x0, bh, fill, 'client ' + r.id + ': ' + what);
+      s.append(rect(run.x0, y, run.x1 - run.x0, bh, fill, 'client ' + r.id + ': ' + what));
       // The part held while more than `limit` held: red.
       if (!(run.flags & 1))
         for (let e = Math.max(0, lowerBound(EPA, 1, run.a) - 1); e < EP.length && EP[e][0] < run.b; e++) {
           const a = Math.max(EP[e][0], run.a), b = Math.min(EP[e][1], run.b);
           if (b <= a) continue;
           const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 1.5);
-          s += rect(x0, y, x1 - x0, bh, 'fill="#c0392b"', 'client ' + r.id + ' held while ' + EP[e][2] + ' held (limit ' + D.limit +
-                    '): [' + ms(EP[e][0]) + ', ' + ms(EP[e][1]) + ')');
+          s.append(rect(x0, y, x1 - x0, bh, {fill: '#c0392b'}, 'client ' + r.id + ' held while ' + EP[e][2] + ' held (limit ' + D.limit +
+                        '): [' + ms(EP[e][0]) + ', ' + ms(EP[e][1]) + ')'));
         }
       // Outlined where wide enough to tell an outline from a fill (zoom in to see the witnesses).
-      if (run.flags & 2 && run.x1 - run.x0 >= 8) s += rect(run.x0 + 0.75, y + 0.75, Math.max(run.x1 - run.x0 - 1.5, 0.5), bh - 1.5,
-                                   'fill="none" stroke="#000" stroke-width="1.5"');
+      if (run.flags & 2 && run.x1 - run.x0 >= 8) s.append(rect(run.x0 + 0.75, y + 0.75, Math.max(run.x1 - run.x0 - 1.5, 0.5), bh - 1.5,
+                                                               {fill: 'none', stroke: '#000', 'stroke-width': 1.5}));
       run = null;
     };
     for (; k < n && h[5 * k] < v1; k++) {
@@ -210,45 +222,44 @@ function drawRows() {
       } else { flush(); run = {x0, x1, a, b, lease, flags, count}; }
       if (lease >= 0 && lease < b && count === 1) {
         const l0 = clampX(x(Math.max(lease, a))), l1 = Math.max(clampX(x(b)), l0 + 1);
-        past += rect(l0, y, l1 - l0, bh, 'fill="url(#overrun)" stroke="#000"', 'client ' + r.id + ' held past its lease: Redis\'s lease ended at ' +
-                     ms(lease) + ' (invoke + timeout), the client believed until ' + ms(b) + ': ' + ms(b - lease) + ' under an expired lease') +
-                '<line x1="' + l0.toFixed(1) + '" x2="' + l0.toFixed(1) + '" y1="' + (y - 1) + '" y2="' + (y + bh + 1) + '" stroke="#000" stroke-width="2"/>';
+        past.append(rect(l0, y, l1 - l0, bh, {fill: 'url(#overrun)', stroke: '#000'}, 'client ' + r.id + ' held past its lease: Redis\'s lease ended at ' +
+                         ms(lease) + ' (invoke + timeout), the client believed until ' + ms(b) + ': ' + ms(b - lease) + ' under an expired lease'),
+                    el('line', {x1: l0.toFixed(1), x2: l0.toFixed(1), y1: y - 1, y2: y + bh + 1, stroke: '#000', 'stroke-width': 2}));
       }
     }
     flush();
-    s += past;
+    s.append(past);
     // Pauses under the bar, in the gap between rows: the hold above stays visible.
     for (let k = Math.max(0, lowerBound(r.pauses, 2, v0) - 1) * 2; k < r.pauses.length && r.pauses[k] < v1; k += 2) {
       const a = r.pauses[k], b = r.pauses[k + 1];
       if (b < v0) continue;
       const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 1);
-      s += rect(x0, y + bh, x1 - x0, 3, 'fill="#7b3f9e"',
-                'client ' + r.id + ' paused [' + ms(a) + ', ' + ms(b) + ')');
+      s.append(rect(x0, y + bh, x1 - x0, 3, {fill: '#7b3f9e'}, 'client ' + r.id + ' paused [' + ms(a) + ', ' + ms(b) + ')'));
     }
     for (const t of r.crashes) {
       if (t < v0 || t > v1) continue;
       const px = x(t), c = y + bh / 2;
-      s += '<path d="M' + (px - 4) + ',' + (c - 4) + 'l8,8m0,-8l-8,8" stroke="#000" stroke-width="2.2"><title>client ' + r.id +
-           ' crashed at ' + ms(t) + '</title></path>';
+      s.append(el('path', {d: 'M' + (px - 4) + ',' + (c - 4) + 'l8,8m0,-8l-8,8', stroke: '#000', 'stroke-width': 2.2},
+                  'client ' + r.id + ' crashed at ' + ms(t)));
     }
     for (let j = 0; j < r.jumps.length; j += 2) {
       const t = r.jumps[j], by = r.jumps[j + 1];
       if (t < v0 || t > v1) continue;
       const px = x(t), up = by >= 0;
-      s += '<path d="M' + (px - 5) + ',' + (up ? y + bh : y) + 'h10l-5,' + (up ? -bh : bh) + 'z" fill="#7b3f9e"><title>client ' + r.id +
-           '\'s clock jumped ' + (up ? '+' : '') + ms(by) + ' at ' + ms(t) + '</title></path>';
+      s.append(el('path', {d: 'M' + (px - 5) + ',' + (up ? y + bh : y) + 'h10l-5,' + (up ? -bh : bh) + 'z', fill: '#7b3f9e'},
+                  'client ' + r.id + '\'s clock jumped ' + (up ? '+' : '') + ms(by) + ' at ' + ms(t)));
     }
   });
   // Over-admission across the rows, when few enough to tell apart.
   if (few) for (const [a, b, peak] of EP) {
     if (b < v0 || a > v1) continue;
     const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 2);
-    s = rect(x0, 0, x1 - x0, H, 'fill="#c0392b" fill-opacity="0.13"', 'over-admission [' + ms(a) + ', ' + ms(b) + '): ' + peak + ' holders') + s;
+    s.prepend(rect(x0, 0, x1 - x0, H, {fill: '#c0392b', 'fill-opacity': 0.13}, 'over-admission [' + ms(a) + ', ' + ms(b) + '): ' + peak + ' holders'));
   }
-  s += drawFaults(0, H, false);
+  s.append(drawFaults(0, H, false));
   plotSvg.setAttribute('width', W);
   plotSvg.setAttribute('height', H);
-  plotSvg.innerHTML = s;
+  plotSvg.replaceChildren(s);
 }
 
 function fmtRange(a, b) { const st = niceStep(b - a, 110) / 10; return fmtIn(a, st, b - a) + ' \u2013 ' + fmtIn(b, st, b - a); }
@@ -334,13 +345,30 @@ window.addEventListener('keydown', e => {
   e.preventDefault();
 });
 window.addEventListener('resize', redraw);
+
+// The title, the run in one line and the notes, the history's words as text.
+document.getElementById('title').textContent = D.variant + ' \u2014 who held a permit when';
+(function () {
+  const verdict = v => { const b = document.createElement('b'); b.className = v; b.textContent = v; return b; };
+  const t = D.timeout_us;
+  document.getElementById('sum').append(D.mode + ' mode, seed ' + D.seed + ', ' + D.clients + ' clients, limit ' + D.limit +
+    (t >= 0 ? ', timeout ' + (t % 1e6 === 0 ? t / 1e6 + ' s' : t % 1e3 === 0 ? t / 1e3 + ' ms' : ms(t)) : '') + '. Safety ',
+    verdict(D.safety), ' (max ' + D.max_holders + ' holders, over the limit for ' + ms(D.over_limit_us) + ' in ' + D.episode_count +
+    ' episode' + (D.episode_count === 1 ? '' : 's') + '), liveness ', verdict(D.liveness), '.');
+  if (t < 0) document.getElementById('lease-legend').style.display = 'none';
+  const notes = [];
+  if (D.hidden > 0) notes.push('Showing the first ' + D.rows.length + ' clients; ' + D.hidden + ' more are not drawn.');
+  if (D.merge_gap_us > 0) notes.push('Holds of one client less than ' + ms(D.merge_gap_us) + ' apart are merged (the history has too many to draw each).');
+  document.getElementById('notes').textContent = notes.join(' ');
+})();
 render();
 )JS";
 
 }  // namespace
 
 std::string timeline_page(const std::string& variant, const std::string& data) {
-  std::string page = "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">"
+  // The page runs its own script and applies its own style, nothing else (page_safety.h).
+  std::string page = "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">" + page_policy({kScript}, {kStyle}) +
                      "<meta name=viewport content=\"width=device-width, initial-scale=1\">"
                      "<title>semsim timeline: " + escape_html(variant) + "</title>\n<style>" + kStyle + "</style></head><body>\n";
   page += kPatterns;
@@ -369,7 +397,7 @@ std::string timeline_page(const std::string& variant, const std::string& data) {
 <span><svg width="22" height="12"><rect width="22" height="12" fill="url(#fault)" stroke="#a04e00"/></svg>fault of Redis</span>
 <span><svg width="12" height="12"><path d="M2,1h8l-4,7z" fill="#a04e00"/></svg>Redis no longer counted a believed permit (sample)</span>
 </div>
-<p class="help" style="margin:2px 0 6px;font-size:12px;color:#444">Wheel or <kbd>+</kbd>/<kbd>-</kbd> to zoom,
+<p class="help">Wheel or <kbd>+</kbd>/<kbd>-</kbd> to zoom,
 drag the rows (or <kbd>&larr;</kbd>/<kbd>&rarr;</kbd>) to pan, drag across the holders lane to zoom to a range.
 Hover a mark for its times. Each row: the client and its clock offset (mean of client &minus; true time at its acquires).</p>
 </header>
@@ -379,24 +407,6 @@ Hover a mark for its times. Each row: the client and its clock offset (mean of c
 <script type="application/json" id="data">)HTML";
   page += data;
   page += R"HTML(</script>
-<script>
-(function () {
-  const D = JSON.parse(document.getElementById('data').textContent);
-  const ms = us => (us / 1000).toFixed(3) + ' ms';
-  document.getElementById('title').textContent = D.variant + ' \u2014 who held a permit when';
-  const sum = document.getElementById('sum');
-  sum.innerHTML = D.mode + ' mode, seed ' + D.seed + ', ' + D.clients + ' clients, limit ' + D.limit +
-    (D.timeout_us >= 0 ? ', timeout ' + (D.timeout_us % 1e6 === 0 ? D.timeout_us / 1e6 + ' s'
-                                           : D.timeout_us % 1e3 === 0 ? D.timeout_us / 1e3 + ' ms' : ms(D.timeout_us)) : '') + '. Safety <b class="' + D.safety + '">' + D.safety +
-    '</b> (max ' + D.max_holders + ' holders, over the limit for ' + ms(D.over_limit_us) + ' in ' + D.episode_count +
-    ' episode' + (D.episode_count === 1 ? '' : 's') + '), liveness <b class="' + D.liveness + '">' + D.liveness + '</b>.';
-  if (D.timeout_us < 0) document.getElementById('lease-legend').style.display = 'none';
-  const notes = [];
-  if (D.hidden > 0) notes.push('Showing the first ' + D.rows.length + ' clients; ' + D.hidden + ' more are not drawn.');
-  if (D.merge_gap_us > 0) notes.push('Holds of one client less than ' + ms(D.merge_gap_us) + ' apart are merged (the history has too many to draw each).');
-  document.getElementById('notes').textContent = notes.join(' ');
-})();
-</script>
 <script>)HTML";
   page += kScript;
   page += "</script>\n</body></html>\n";

@@ -267,13 +267,21 @@ Task<void> Workload::loop(SimClient& client) {
   for (;;) {
     co_await client.sleep(at_least_1us(options_.think.sample_duration(client.rng())));
     if (scheduler_.now() >= end) co_return;
-    std::optional<Grant> grant = co_await acquire(client);
-    for (int retry = 0; !grant && retry < options_.retries && scheduler_.now() < end; ++retry) {
-      co_await client.sleep(at_least_1us(options_.retry_delay.sample_duration(client.rng())));
-      grant = co_await acquire(client);
-    }
+    std::optional<Grant> grant = co_await acquire_with_retries(client);
     if (grant) co_await hold_then_release(client, *grant, options_.hold.sample_duration(client.rng()));
   }
+}
+
+// --retries, for the workload's acquires and a script's alike: a refused acquire is tried again
+// after --retry-delay, up to --retries times, until the run ends.
+Task<std::optional<Grant>> Workload::acquire_with_retries(SimClient& client) {
+  const TrueTime end = end_of_run(options_);
+  std::optional<Grant> grant = co_await acquire(client);
+  for (int retry = 0; !grant && retry < options_.retries && scheduler_.now() < end; ++retry) {
+    co_await client.sleep(at_least_1us(options_.retry_delay.sample_duration(client.rng())));
+    grant = co_await acquire(client);
+  }
+  co_return grant;
 }
 
 Task<void> Workload::scripted(SimClient& client, ScriptedAction action) {
@@ -281,18 +289,19 @@ Task<void> Workload::scripted(SimClient& client, ScriptedAction action) {
   switch (action.kind) {
     case K::acquire: {
       const Micros hold = action.arg ? *action.arg : options_.hold.sample_duration(client.rng());
-      std::optional<Grant> grant = co_await acquire(client);
+      std::optional<Grant> grant = co_await acquire_with_retries(client);
       if (--scripted_acquires_left_[client.id()] == 0 && !grant)
         recorder_.record(client.id(), client.now(), Op::done, Phase::ok, {}, "no further acquire in the script");
       if (grant) co_await hold_then_release(client, *grant, hold);
       break;
     }
-    // On the permit the client was granted last, of those it still holds (a copy: the list changes).
+    // On the permit the client was granted first, of those it still holds, as a driver run's
+    // client does (a copy: the list changes).
     case K::release:
-      if (!holding_[client.id()].empty()) co_await release(client, std::string(holding_[client.id()].back().identifier));
+      if (!holding_[client.id()].empty()) co_await release(client, std::string(holding_[client.id()].front().identifier));
       break;
     case K::refresh:
-      if (!holding_[client.id()].empty()) co_await refresh(client, std::string(holding_[client.id()].back().identifier));
+      if (!holding_[client.id()].empty()) co_await refresh(client, std::string(holding_[client.id()].front().identifier));
       break;
     default:
       break;  // faults are applied by the simulation itself

@@ -48,6 +48,7 @@ class Workload {
  private:
   Task<std::set<std::string>> admitted_by_quorum(SimClient& harness);
   Task<std::optional<Grant>> acquire(SimClient& client);
+  Task<std::optional<Grant>> acquire_with_retries(SimClient& client);  // --retries, after --retry-delay
   Task<void> hold_then_release(SimClient& client, Grant grant, Micros hold);
   Task<bool> release(SimClient& client, std::string identifier);
   Task<bool> refresh(SimClient& client, std::string identifier);

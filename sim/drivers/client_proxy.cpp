@@ -18,10 +18,13 @@
 #include <deque>
 #include <functional>
 #include <list>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
+#include "algorithms/api/command_policy.h"
 #include "algorithms/api/resp_command.h"
+#include "sim/drivers/peer_process.h"
 #include "sim/drivers/real_clock.h"
 #include "sim/drivers/resp_stream.h"
 
@@ -104,17 +107,25 @@ struct Conn {
   Direction out, in;
   int hello_left = 0;      // replies to the proxy's own commands still to swallow
   std::string hello_bytes;
-  CommandCounter counter;
+  CommandReader reader;     // the driver's commands, each checked before it is passed on
   Conn() { out.outbound = true; }
   int from(const Direction& d) const { return d.outbound ? down : up; }
   int to(const Direction& d) const { return d.outbound ? up : down; }
 };
 
+// A word of a driver's command as a message quotes it: at most 80 characters, control ones as '?'.
+std::string quoted(const std::string& word) {
+  std::string out = word.substr(0, 80);
+  for (char& ch : out)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f || ch == '"') ch = '?';
+  return "'" + out + (word.size() > 80 ? "...'" : "'");
+}
+
 }  // namespace
 
 struct ClientProxy::Impl {
-  Impl(LinkModel model, std::uint64_t seed, std::shared_ptr<const Upstream> up)
-      : network(std::move(model), seed), upstream(std::move(up)) {}
+  Impl(LinkModel model, std::uint64_t seed, std::shared_ptr<const Upstream> up, ProxyRules r)
+      : network(std::move(model), seed), upstream(std::move(up)), rules(std::move(r)) {}
 
   enum class Fault { cut, partition, hold };
   struct Request {
@@ -125,6 +136,7 @@ struct ClientProxy::Impl {
 
   ClientNetwork network;  // the proxy thread's only
   std::shared_ptr<const Upstream> upstream;
+  const ProxyRules rules;
   int listen_fd = -1, wake_fd = -1, port = 0;
   std::thread thread;
 
@@ -133,6 +145,7 @@ struct ClientProxy::Impl {
   std::list<Request*> requests;
   bool stopping = false;
   ProxyStats stats;
+  std::string refusal;  // the first command refused, said
 
   // The proxy thread's own state.
   std::list<Conn> conns;
@@ -181,6 +194,7 @@ struct ClientProxy::Impl {
     for (;;) {
       const int down = ::accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
       if (down < 0) return;
+      if (!ours(down)) continue;
       no_delay(down);
       const Endpoint where = upstream->get();
       const int up = connect_to(where);
@@ -202,6 +216,48 @@ struct ClientProxy::Impl {
         close_conn(c);
       set_nonblocking(up);
     }
+  }
+
+  // Whether the connection `down` comes from the run (semsim or a process it started); else it is
+  // closed before Redis is reached, and counted. One the peer already closed is closed too, uncounted.
+  bool ours(int down) {
+    std::optional<unsigned long> inode;
+    try {
+      inode = peer_socket_inode(down);
+      if (inode && held_by_descendant(*inode, rules.owner)) return true;
+    } catch (const std::exception&) {  // out of memory, say: nothing on this thread may throw
+      ::close(down);                   // unknown, so not served, nor counted as an outsider
+      return false;
+    }
+    if (inode) {  // counted before it is closed: whoever sees it closed sees it counted
+      const std::lock_guard<std::mutex> hold(lock);
+      ++stats.outsiders;
+    }
+    ::close(down);
+    return false;
+  }
+
+  // Why the driver may not send `words` ("" if it may): the rule of algorithms/api/command_policy.h,
+  // each key containing the run's.
+  std::string refused(const std::vector<std::string>& words) const {
+    const CommandCheck check = check_command(words);
+    if (!check.refused.empty()) return check.refused;
+    for (std::size_t i : check.keys)
+      if (words[i].find(rules.run_key) == std::string::npos)
+        return command_label(words) + " names the key " + quoted(words[i]) + ", which is not this run's (each key must "
+               "contain " + rules.run_key + ", SEMSIM_KEY)";
+    return {};
+  }
+
+  void refuse(Conn& c, const std::string& why) {
+    {  // said before it is closed: whoever sees it closed sees why
+      const std::lock_guard<std::mutex> hold(lock);
+      ++stats.refused_commands;
+      if (refusal.empty())
+        refusal = "the driver sent what a run does not send to Redis: " + why +
+                  "; its proxy passed nothing of it on and closed that connection (docs/drivers.md, what a driver may send)";
+    }
+    close_conn(c);
   }
 
   // Reads what `from` has; queues it toward the other side with its delay.
@@ -231,11 +287,21 @@ struct ClientProxy::Impl {
         data = c.hello_bytes;
       }
       if (data.empty()) continue;
+      std::string passed;  // outbound: the whole commands allowed, and nothing else
       if (d.outbound) {
-        const std::uint64_t before = c.counter.commands();
-        c.counter.feed(data);
-        const std::lock_guard<std::mutex> hold(lock);
-        stats.commands += c.counter.commands() - before;
+        std::vector<WireCommand> commands;
+        const bool readable = c.reader.feed(data, commands);
+        for (const WireCommand& command : commands) {
+          if (const std::string why = refused(command.words); !why.empty()) return refuse(c, why);
+          passed += command.bytes;
+        }
+        if (!readable) return refuse(c, "a stream that is not Redis's protocol (" + c.reader.error() + ")");
+        {
+          const std::lock_guard<std::mutex> hold(lock);
+          stats.commands += commands.size();
+        }
+        if (passed.empty()) continue;  // the rest of a command is still to come
+        data = passed;
       }
       const std::int64_t now = monotonic_ns();
       const TrueTime sent{Micros(now / kNsPerUs)};
@@ -351,8 +417,8 @@ struct ClientProxy::Impl {
   }
 };
 
-ClientProxy::ClientProxy(LinkModel model, std::uint64_t seed, std::shared_ptr<const Upstream> upstream)
-    : impl_(std::make_unique<Impl>(std::move(model), seed, std::move(upstream))) {
+ClientProxy::ClientProxy(LinkModel model, std::uint64_t seed, std::shared_ptr<const Upstream> upstream, ProxyRules rules)
+    : impl_(std::make_unique<Impl>(std::move(model), seed, std::move(upstream), std::move(rules))) {
   Impl& p = *impl_;
   p.listen_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
@@ -393,6 +459,11 @@ std::int64_t ClientProxy::hold_outbound(std::int64_t until_ns) { return impl_->r
 ProxyStats ClientProxy::stats() const {
   const std::lock_guard<std::mutex> hold(impl_->lock);
   return impl_->stats;
+}
+
+std::string ClientProxy::refusal() const {
+  const std::lock_guard<std::mutex> hold(impl_->lock);
+  return impl_->refusal;
 }
 
 }  // namespace semsim

@@ -6,7 +6,17 @@
 // (requests reaching it wait). When one side closes, what is already queued toward the other is
 // still delivered before the proxy half-closes that side: a reply in the delay queue is not lost.
 // No privileges needed (tc netem is neither present nor allowed in CI containers).
+//
+// It serves the run alone (docs/drivers.md, what a driver may send): a connection from a process
+// that is neither semsim nor one of its descendants is closed at once, before Redis is reached,
+// and counted; and each command is passed on only once it is whole and allowed: one the run
+// itself would not send (algorithms/api/command_policy.h), or that names a key not containing the
+// run's key (SEMSIM_KEY, which libraries may wrap in prefixes of their own), closes that
+// connection, and refusal() says what it was, for the run to end on.
 #pragma once
+
+#include <sys/types.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <memory>
@@ -41,9 +51,17 @@ class Upstream {
   Endpoint endpoint_;
 };
 
+// Who may use a proxy and what it may send there.
+struct ProxyRules {
+  std::string run_key;       // every key a command names must contain it (SEMSIM_KEY)
+  pid_t owner = ::getpid();  // connections only from this process and its descendants
+};
+
 struct ProxyStats {
-  std::uint64_t commands = 0;     // Redis commands the client sent (RESP), the proxy's own excluded
+  std::uint64_t commands = 0;     // Redis commands the client sent (RESP) and the proxy passed on, its own excluded
   std::uint64_t connections = 0;  // connections the client opened
+  std::uint64_t outsiders = 0;    // connections from another process than the run's, closed at once (not in `connections`)
+  std::uint64_t refused_commands = 0;  // commands not passed on (each closed its connection)
   std::uint64_t refused = 0;      // of which Redis could not be reached (the client saw it closed)
   std::uint64_t cuts = 0;         // connections dropped by a cut
   std::int64_t late_max_ns = 0;   // the most a piece of data left after its due instant (load)
@@ -52,7 +70,7 @@ struct ProxyStats {
 class ClientProxy {
  public:
   // Listens on 127.0.0.1 (a free port) and starts its thread. `seed`: the client's network stream.
-  ClientProxy(LinkModel model, std::uint64_t seed, std::shared_ptr<const Upstream> upstream);
+  ClientProxy(LinkModel model, std::uint64_t seed, std::shared_ptr<const Upstream> upstream, ProxyRules rules);
   ~ClientProxy();
   ClientProxy(const ClientProxy&) = delete;
   ClientProxy& operator=(const ClientProxy&) = delete;
@@ -65,6 +83,8 @@ class ClientProxy {
   std::int64_t partition(std::int64_t until_ns);  // nothing passes either way before then
   std::int64_t hold_outbound(std::int64_t until_ns);  // nothing reaches Redis before then
   ProxyStats stats() const;
+  // The first command refused, and why ("the driver sent CONFIG GET, ..."); "" while none was.
+  std::string refusal() const;
 
  private:
   struct Impl;

@@ -26,10 +26,11 @@ void DriverRun::State::schedule() {
     DriverClient& c = *clients[a.client];
     using K = ScriptedAction::Kind;
     switch (a.kind) {
-      case K::pause: at(due, [this, &c, a] { pause(c, *a.arg); }); break;
-      case K::crash: at(due, [this, &c] { crash(c); }); break;
-      case K::jump: at(due, [this, &c, a] { jump(c, *a.arg); }); break;
-      case K::partition: at(due, [this, &c, a] { partition(c, a.masters, *a.arg); }); break;
+      // A staged fault must find what the plan put before it started (overtake).
+      case K::pause: at(due, [this, &c, a] { overtake(c, "pause"), pause(c, *a.arg); }); break;
+      case K::crash: at(due, [this, &c] { overtake(c, "crash"), crash(c); }); break;
+      case K::jump: at(due, [this, &c, a] { overtake(c, "jump"), jump(c, *a.arg); }); break;
+      case K::partition: at(due, [this, &c, a] { overtake(c, "partition"), partition(c, a.masters, *a.arg); }); break;
       default: at(due, [this, &c, a] { scripted(c, a); });
     }
   }
@@ -103,7 +104,7 @@ void DriverRun::State::refresh_step(DriverClient& c, const std::string& id, std:
 }
 
 void DriverRun::State::release(DriverClient& c, const std::string& id, std::function<void()> next) {
-  c.forget(id);
+  c.drop(id);
   send(c, id, DriverOp::release, [next = std::move(next)](Phase) {
     if (next) next();
   });
@@ -112,6 +113,7 @@ void DriverRun::State::release(DriverClient& c, const std::string& id, std::func
 void DriverRun::State::scripted(DriverClient& c, const ScriptedAction& a) {
   using K = ScriptedAction::Kind;
   if (a.kind == K::acquire) {
+    const std::int64_t due = monotonic_ns();
     if (c.crashed) {  // a fresh process, as a restarted service would be: no permit, no memory
       start_process(c);
       ++restarts;
@@ -123,11 +125,12 @@ void DriverRun::State::scripted(DriverClient& c, const ScriptedAction& a) {
         record_fault(c, monotonic_ns(), Op::done, "no further acquire in the script");
       if (phase == Phase::ok) hold(c, id, length, {});
     });
-  } else if (a.kind == K::release && !c.holding.empty()) {  // the permit granted last
-    const std::string id = c.holding.back();  // a copy: release forgets it
+    c.permits[id].pending[DriverOp::acquire].sent_ns = due;  // its lag counts the process's start too
+  } else if (a.kind == K::release && !c.holding.empty()) {  // the earliest granted of those it holds
+    const std::string id = c.holding.front();  // a copy: release drops it from holding
     release(c, id, {});
   } else if (a.kind == K::refresh && !c.holding.empty()) {
-    send(c, c.holding.back(), DriverOp::refresh, {});
+    send(c, c.holding.front(), DriverOp::refresh, {});
   }
 }
 

@@ -191,7 +191,8 @@ void kill_children(pid_t self) {
     pollfd life{3, POLLIN, 0};
     if (::poll(&life, 1, 20) > 0) break;  // semsim closed it, or died
   }
-  ::kill(-shell, SIGKILL);
+  // Round by round: the children die, their orphans become the keeper's, the next round kills
+  // them. (No signal to the shell's group here: once the shell is reaped its id may be another's.)
   while (reap_children(shell, 4)) {
     kill_children(self);
     const timespec pause{0, 2'000'000};

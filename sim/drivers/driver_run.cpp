@@ -128,8 +128,9 @@ void DriverRun::State::start() {
           link.delay_out ? *link.delay_out : spec.delay_out ? *spec.delay_out : o.delay_out.value_or(o.delay),
           link.delay_in ? *link.delay_in : spec.delay_in ? *spec.delay_in : o.delay_in.value_or(o.delay),
           o.spike_probability, o.spike};
-      c->proxies.push_back(std::make_unique<ClientProxy>(
-          net, derive_seed(seed(id, streams::network), m), std::const_pointer_cast<const Upstream>(upstreams[m])));
+      c->proxies.push_back(std::make_unique<ClientProxy>(net, derive_seed(seed(id, streams::network), m),
+                                                         std::const_pointer_cast<const Upstream>(upstreams[m]),
+                                                         ProxyRules{run.setup_.key}));
     }
     clients.push_back(std::move(c));
   }
@@ -238,6 +239,8 @@ void DriverRun::State::loop() {
 void DriverRun::State::drain(bool before_start) {
   for (std::size_t i = 1; i < clients.size(); ++i) {
     DriverClient& c = *clients[i];
+    for (const auto& p : c.proxies)  // a command its proxy refused ends the run
+      if (const std::string why = p->refusal(); !why.empty()) fail(c, why);
     if (!c.process) continue;
     c.process->flush_input();
     std::vector<std::string> lines;
@@ -301,15 +304,15 @@ void DriverRun::State::handle_line(DriverClient& c, const std::string& text) {
     if (line.op != DriverOp::refresh || line.phase != Phase::fail)
       fail(c, "an outcome semsim did not ask for (it sent no " + std::string(to_string(line.op)) + " " + line.id + ")", text);
     if (!c.holds(line.id)) return;  // released meanwhile: nothing it believes is lost
-    c.forget(line.id);
+    c.drop(line.id);
     record(c.id, line.mono_ns, client_us, Op::refresh, Phase::fail, line.id, line.detail);
     return;
   }
   if (!pending->second.invoked) fail(c, "an outcome before its invoke", text);
   std::function<void(Phase)> then = std::move(pending->second.then);
   permit.pending.erase(pending);
-  if (line.op == DriverOp::acquire && line.phase == Phase::ok && !c.holds(line.id)) c.holding.push_back(line.id);
-  if (line.op == DriverOp::refresh && line.phase == Phase::fail) c.forget(line.id);
+  if (line.op == DriverOp::acquire && line.phase == Phase::ok) c.holding.push_back(line.id);
+  if (line.op == DriverOp::refresh && line.phase == Phase::fail) c.drop(line.id);
   record(c.id, line.mono_ns, client_us, op, line.phase, line.id, line.detail);
   if (then) then(line.phase);
 }
@@ -333,18 +336,56 @@ void DriverRun::State::on_ready(DriverClient& c, const DriverLine& line) {
                 ". semsim cannot give this driver skew, drift or jumps (docs/drivers.md, what cannot be moved)");
   c.clock->jump(-kProbeNs);
   c.ready = true;
-  const std::int64_t now = monotonic_ns();
-  for (const auto& [op, id] : std::exchange(c.backlog, {})) {
-    c.permits[id].pending[op].sent_ns = now;
-    c.process->send(command_line(op, id));
-  }
+  // Their lag counts from when the plan had them due: a fresh process's start is the run's delay.
+  for (const auto& [op, id] : std::exchange(c.backlog, {})) c.process->send(command_line(op, id));
 }
 
 void DriverRun::State::send(DriverClient& c, const std::string& id, DriverOp op, std::function<void(Phase)> then) {
   DriverPermit::Pending& p = c.permits[id].pending[op];
-  p = {monotonic_ns(), false, std::move(then)};
+  const std::int64_t now = monotonic_ns();
+  p = {now, false, std::move(then)};
+  // A driver silent about a command for as long as one may take to say `ready` has hung (a
+  // library blocked for good): the run stops, naming it, rather than waiting on it to the end.
+  at(now + kCommandLimitNs, [this, &c, id, op, now, epoch = c.epoch] {
+    if (c.epoch != epoch || !c.process || (c.paused && c.paused_until_ns > now)) return;
+    const auto permit = c.permits.find(id);
+    if (permit == c.permits.end()) return;
+    const auto pending = permit->second.pending.find(op);
+    if (pending == permit->second.pending.end() || pending->second.sent_ns != now) return;
+    fail(c, "the driver said nothing of `" + std::string(to_string(op)) + " " + id + "` (" +
+                (pending->second.invoked ? "no outcome after its invoke" : "no invoke") + ") within " +
+                std::to_string(kCommandLimitNs / kSecond) + " s of semsim sending it");
+  });
   if (c.ready) c.process->send(command_line(op, id));
   else c.backlog.emplace_back(op, id);
+}
+
+void DriverRun::State::overtake(DriverClient& c, const char* fault) {
+  const std::int64_t now = monotonic_ns();
+  for (auto& [id, permit] : c.permits)
+    for (auto& [op, p] : permit.pending) {
+      if (p.invoked || p.overtaken || p.sent_ns >= now) continue;
+      p.overtaken = true;
+      if (run.report_.never_ran + run.report_.overtaken++ == 0)
+        run.report_.first_off_plan = "client " + std::to_string(c.id) + "'s " + std::string(to_string(op)) + " " + id +
+                                     ", due at " + std::to_string(true_us(p.sent_ns) / 1000) + " ms, had not started when "
+                                     "its planned " + fault + " came at " + std::to_string(true_us(now) / 1000) + " ms";
+    }
+}
+
+void DriverRun::State::count_never_ran() {
+  const std::int64_t due_by = end_ns - RealTimeReport::kLaggingUs * 1000;
+  for (std::size_t i = 1; i < clients.size(); ++i) {
+    const DriverClient& c = *clients[i];
+    for (const auto& [id, permit] : c.permits)
+      for (const auto& [op, p] : permit.pending) {
+        // Due while a pause that lasts to the end held its client: that was the plan.
+        if (p.invoked || p.sent_ns >= due_by || (c.paused && true_us(p.sent_ns) >= c.paused_from_us)) continue;
+        if (run.report_.overtaken + run.report_.never_ran++ == 0)
+          run.report_.first_off_plan = "client " + std::to_string(c.id) + "'s " + std::string(to_string(op)) + " " + id +
+                                       ", due at " + std::to_string(true_us(p.sent_ns) / 1000) + " ms, never started";
+      }
+  }
 }
 
 void DriverRun::State::after(DriverClient& c, Micros delay, std::function<void()> step) {
@@ -420,15 +461,20 @@ void DriverRun::State::finish() {
     // What drivers wrote before the end is still in the pipes.
     drain(false);
   }
+  if (completed) count_never_ran();
   end_processes(completed);
-  std::uint64_t commands = 0;
+  std::uint64_t commands = 0, outsiders = 0;
   std::int64_t proxy_late = 0;
   for (std::size_t i = 1; i < clients.size(); ++i)
     for (const auto& p : clients[i]->proxies) {
       const ProxyStats s = p->stats();
       commands += s.commands;
+      outsiders += s.outsiders;
       proxy_late = std::max(proxy_late, s.late_max_ns);
     }
+  if (outsiders)
+    run.notes_.push_back(std::to_string(outsiders) + " connection(s) to the drivers' proxies came from a process "
+                         "that is neither semsim nor one it started: each was refused and closed before Redis was reached");
   result.completed = completed;
   result.commands = commands;
   std::string reason = result.stop_reason;  // quoted in the row: no double quote inside

@@ -32,6 +32,8 @@ constexpr std::int64_t kSecond = 1'000'000'000;
 // How long a driver may take from its start to `driver ok - ready` (a runtime loading its
 // modules on a loaded machine takes seconds).
 constexpr std::int64_t kReadyLimitNs = 60 * kSecond;
+// How long a driver may say nothing of a command semsim sent it (neither invoke nor outcome).
+constexpr std::int64_t kCommandLimitNs = 60 * kSecond;
 // While a driver starts, its clock is moved this far beyond the plan: at `ready`, a wall clock that
 // did not move by it tells a driver the library cannot reach.
 constexpr std::int64_t kProbeNs = 3600 * kSecond;
@@ -69,9 +71,10 @@ inline std::int64_t us(Micros d) { return d.count(); }
 // A permit a client asked for: the commands about it that are out, and what comes after each.
 struct DriverPermit {
   struct Pending {
-    std::int64_t sent_ns = 0;
+    std::int64_t sent_ns = 0;  // when the plan had it due (a fresh process's start counts as lag)
     bool invoked = false;
     std::function<void(Phase)> then;
+    bool overtaken = false;  // a later fault of the client's plan came first (counted once)
   };
   std::map<DriverOp, Pending> pending;
 };
@@ -97,11 +100,11 @@ struct DriverClient {
   Rng behaviour{0};
   int permits_asked = 0;
   std::map<std::string, DriverPermit> permits;
-  // The permits it believes it holds, in grant order: a client may hold several (a scripted
-  // client's acquires overlap), each released after its own hold.
+  // The permits it believes it holds, in the order granted: a client may hold several (a scripted
+  // acquire while it holds one; a library may grant both), each released after its own hold.
   std::vector<std::string> holding;
   bool holds(const std::string& id) const { return std::find(holding.begin(), holding.end(), id) != holding.end(); }
-  void forget(const std::string& id) { std::erase(holding, id); }
+  void drop(const std::string& id) { std::erase(holding, id); }
   std::vector<std::pair<DriverOp, std::string>> backlog;  // commands waiting for `ready`
 };
 
@@ -134,6 +137,11 @@ struct DriverRun::State {
   std::string new_permit(DriverClient& c);
 
   // Faults.
+  // A planned fault of the client's is due: its planned commands not yet started were overtaken
+  // (RealTimeReport::overtaken). `fault`: "pause", "crash", ...
+  void overtake(DriverClient& c, const char* fault);
+  // At the end: planned commands due well before it that never started (RealTimeReport::never_ran).
+  void count_never_ran();
   void pause(DriverClient& c, Micros length);
   void resume(DriverClient& c);
   void crash(DriverClient& c);

@@ -43,7 +43,19 @@ std::string describe(const RealTimeReport& r) {
          ms(r.lag_max_us) + " ms (" + std::to_string(r.lagging) + " of " + std::to_string(r.commands) + " over " +
          ms(RealTimeReport::kLaggingUs) + " ms); semsim's steps late by at most " + ms(r.step_late_max_us) +
          " ms; proxies by at most " + ms(r.proxy_late_max_us) + " ms; " + std::to_string(r.late_lines) +
-         " late lines" + (r.late_lines ? " (at most " + ms(r.late_lines_max_us) + " ms)" : "");
+         " late lines" + (r.late_lines ? " (at most " + ms(r.late_lines_max_us) + " ms)" : "") +
+         (as_planned(r) ? std::string() : "; NOT AS PLANNED: " + why_not_as_planned(r));
+}
+
+bool as_planned(const RealTimeReport& r) { return r.never_ran == 0 && r.overtaken == 0; }
+
+std::string why_not_as_planned(const RealTimeReport& r) {
+  if (as_planned(r)) return "";
+  std::string why;
+  if (r.never_ran) why = std::to_string(r.never_ran) + " planned command(s) never started";
+  if (r.overtaken)
+    why += (why.empty() ? "" : ", ") + std::to_string(r.overtaken) + " started only after a later fault of its client's plan";
+  return why + " (the first: " + r.first_off_plan + ")";
 }
 
 std::string stall_warning(const RealTimeReport& r, std::int64_t timeout_us) {
@@ -56,14 +68,14 @@ std::string stall_warning(const RealTimeReport& r, std::int64_t timeout_us) {
 
 std::string real_time_csv_header() {
   return "commands,lag_p50_ms,lag_p99_ms,lag_max_ms,lagging,step_late_max_ms,proxy_late_max_ms,late_lines,"
-         "late_lines_max_ms,restarts,server_fault_ms";
+         "late_lines_max_ms,restarts,server_fault_ms,never_ran,overtaken";
 }
 
 std::string real_time_csv_row(const RealTimeReport& r) {
   return std::to_string(r.commands) + "," + ms(r.lag_p50_us) + "," + ms(r.lag_p99_us) + "," + ms(r.lag_max_us) + "," +
          std::to_string(r.lagging) + "," + ms(r.step_late_max_us) + "," + ms(r.proxy_late_max_us) + "," +
          std::to_string(r.late_lines) + "," + ms(r.late_lines_max_us) + "," + std::to_string(r.restarts) + "," +
-         std::to_string(r.server_fault_ms);
+         std::to_string(r.server_fault_ms) + "," + std::to_string(r.never_ran) + "," + std::to_string(r.overtaken);
 }
 
 void write_real_time_csv(const std::string& path, const RealTimeReport& r) {

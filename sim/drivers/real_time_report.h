@@ -20,6 +20,12 @@ struct RealTimeReport {
   std::int64_t late_lines_max_us = 0; // by how much, at most (each is placed at the last instant written)
   std::int64_t restarts = 0;          // fresh driver processes after crashes
   std::int64_t server_fault_ms = 0;   // semsim restarting or failing over Redis (planned: its steps wait)
+  // The plan as it happened (DEFINITIONS.md, "Unplanned lag of a driver run"): planned commands the
+  // driver never started although due well before the end, and those a later fault of their
+  // client's plan (a pause, a crash, a jump, a partition) overtook, with the first of each said.
+  std::int64_t never_ran = 0;
+  std::int64_t overtaken = 0;
+  std::string first_off_plan;
 
   static constexpr std::int64_t kLaggingUs = 100'000;
   // The largest unplanned delay of any kind.
@@ -40,6 +46,11 @@ class LagMeter {
 // One line for people: "unplanned: command lag p50 0.4 ms, p99 2.1 ms, max 3.0 ms (0 of 41 over
 // 100 ms); semsim's steps late by at most 1.2 ms; proxies by at most 0.8 ms; 0 late lines".
 std::string describe(const RealTimeReport& r);
+// Whether the run staged what its plan said: every planned command started, before the client's
+// next planned fault. A run that did not is no evidence for or against what its plan stages.
+bool as_planned(const RealTimeReport& r);
+// Why not ("2 planned commands never started (the first: ...)"); "" when it went as planned.
+std::string why_not_as_planned(const RealTimeReport& r);
 // A warning when the worst unplanned delay is a tenth of `timeout_us` or more; empty otherwise.
 std::string stall_warning(const RealTimeReport& r, std::int64_t timeout_us);
 // realtime.csv: a header and one row.

@@ -1,7 +1,8 @@
-// Just enough of Redis's wire protocol (RESP) for a proxy that never changes what it relays: count
-// the commands a client sends, and swallow the replies to the commands the proxy itself sends
-// first on a new connection (AUTH, SELECT: the driver needs no password and lands in the run's
-// database).
+// Just enough of Redis's wire protocol (RESP) for the proxy between a driver and Redis: split what
+// a client sends into whole commands (so that each is checked before it is passed on: the proxy
+// forwards no command the run itself would not send), and swallow the replies to the commands the
+// proxy itself sends first on a new connection (AUTH, SELECT: the driver needs no password and
+// lands in the run's database).
 #pragma once
 
 #include <cstdint>
@@ -11,20 +12,29 @@
 
 namespace semsim {
 
-// Counts the commands in a client's byte stream, fed in pieces as they arrive: RESP arrays of bulk
-// strings (what client libraries send) and inline commands (a line of words).
-class CommandCounter {
+// One command as a client sent it: its words, and its bytes on the wire (what is passed on).
+struct WireCommand {
+  std::vector<std::string> words;
+  std::string bytes;
+};
+
+// Splits a client's byte stream, fed in pieces as they arrive, into whole commands: RESP arrays of
+// bulk strings (what client libraries send) and inline commands (a line of words, as Redis reads
+// them; one with quotes, which Redis would unescape, is not read). Empty ones (`*0`, a blank
+// line) are dropped, as Redis ignores them. A stream that is neither is an error: nothing after
+// it is read.
+class CommandReader {
  public:
-  void feed(std::string_view bytes);
-  std::uint64_t commands() const { return commands_; }
+  // Appends the commands `bytes` completes to `out`; a partial command waits for the rest.
+  // Returns false once the stream is not RESP (error() says how).
+  bool feed(std::string_view bytes, std::vector<WireCommand>& out);
+  const std::string& error() const { return error_; }
 
  private:
-  enum class State { start, array_header, bulk_header, bulk_body, inline_command };
-  State state_ = State::start;
-  std::string line_;                // a header line read so far
-  long long elements_left_ = 0;     // bulk strings still to come in this array
-  long long body_left_ = 0;         // bytes of the current bulk string, with its CRLF
-  std::uint64_t commands_ = 0;
+  // Reads one command from the front of `in`: its size in bytes, 0 if it is not all there.
+  std::size_t next(std::string_view in, WireCommand& command);
+  std::string pending_;  // bytes of a command not yet whole
+  std::string error_;
 };
 
 // Consumes up to `left` replies from the front of `bytes`; only single-line replies (+, -, :),

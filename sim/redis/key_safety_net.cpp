@@ -1,13 +1,26 @@
 #include "sim/redis/key_safety_net.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <filesystem>
+#include <iostream>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "sim/core/wall_clock.h"
+#include "sim/redis/shipped_files.h"
+
+extern char** environ;
 
 namespace semsim {
 
@@ -32,6 +45,16 @@ for _, key in ipairs(KEYS) do
 end
 return now)";
 
+// semsim itself: this program, or the build's semsim one folder above a test program.
+std::filesystem::path semsim_program() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error && self.filename() == "semsim") return self;
+  for (const std::filesystem::path& dir : {executable_dir(), executable_dir().parent_path()})
+    if (std::filesystem::is_regular_file(dir / "semsim", error)) return dir / "semsim";
+  return {};
+}
+
 std::int64_t server_now_ms(RedisLink& link) {
   const Reply time = link.execute({{"TIME"}}).at(0);
   if (time.kind != Reply::Kind::array || time.elements.size() != 2) throw ReplyError("TIME: unexpected reply");
@@ -48,13 +71,73 @@ KeySafetyNet::KeySafetyNet(RedisTarget target, std::string prefix, std::chrono::
     std::unique_ptr<RedisLink> link = RedisLink::connect(target, std::chrono::seconds(5), 1);
     deadline_->store(server_now_ms(*link) + expected_length.count() +
                      std::chrono::duration_cast<std::chrono::milliseconds>(kMargin).count());
+    try {
+      start_watcher(target);
+    } catch (const std::exception& e) {  // the looks still run
+      error_ = std::string("its watcher, for a semsim killed outright, did not start: ") + e.what();
+    }
     thread_ = std::thread([this, l = std::move(link)]() mutable { run(std::move(l)); });
   } catch (const std::exception& e) {
     error_ = e.what();
   }
 }
 
-KeySafetyNet::~KeySafetyNet() { stop(); }
+KeySafetyNet::~KeySafetyNet() {
+  stop();
+  if (to_watcher_ >= 0) ::close(to_watcher_);  // without "done": its last look, now
+  if (watcher_ > 0)
+    while (::waitpid(watcher_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+}
+
+void KeySafetyNet::start_watcher(const RedisTarget& target) {
+  int pipe[2];
+  if (::pipe2(pipe, O_CLOEXEC) != 0) throw std::runtime_error("cannot make a pipe for the key net's watcher");
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e)
+    if (!std::string_view(*e).starts_with("SEMSIM_NET_") && !std::string_view(*e).starts_with("SEMSIM_REDIS_PASSWORD="))
+      env.emplace_back(*e);
+  env.push_back("SEMSIM_NET_PREFIX=" + prefix_);
+  env.push_back("SEMSIM_NET_UNIX=" + target.unix_path);
+  env.push_back("SEMSIM_NET_HOST=" + target.host);
+  env.push_back("SEMSIM_NET_PORT=" + std::to_string(target.port));
+  env.push_back("SEMSIM_NET_DB=" + std::to_string(target.db));
+  env.push_back("SEMSIM_NET_USER=" + target.user);
+  if (target.password) env.push_back("SEMSIM_REDIS_PASSWORD=" + *target.password);
+  std::vector<char*> envp;
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const std::string exe = semsim_program().string();
+  if (exe.empty()) throw std::runtime_error("no semsim program beside " + executable_dir().string());
+  std::string name = "semsim", command = "key-net-watch";
+  char* argv[] = {name.data(), command.data(), nullptr};
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_adddup2(&files, pipe[0], 0);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  // A session of its own: a signal to semsim's group (a CI job's timeout) does not take it along.
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID);
+  const int failed = ::posix_spawn(&watcher_, exe.c_str(), &files, &attributes, argv, envp.data());
+  posix_spawn_file_actions_destroy(&files);
+  posix_spawnattr_destroy(&attributes);
+  ::close(pipe[0]);
+  if (failed) {
+    ::close(pipe[1]);
+    watcher_ = -1;
+    throw std::runtime_error(std::string("cannot start the key net's watcher: ") + std::strerror(failed));
+  }
+  to_watcher_ = pipe[1];
+  tell_watcher(std::to_string(deadline_->load()));
+}
+
+void KeySafetyNet::tell_watcher(const std::string& line) {
+  if (to_watcher_ < 0) return;
+  const std::string text = line + "\n";
+  [[maybe_unused]] const ssize_t n = ::write(to_watcher_, text.data(), text.size());  // atomic: < PIPE_BUF
+}
+
+void KeySafetyNet::cleaned() { tell_watcher("done"); }
 
 std::string KeySafetyNet::stop() {
   {
@@ -69,7 +152,7 @@ std::string KeySafetyNet::stop() {
 std::int64_t KeySafetyNet::look(RedisLink& link, std::int64_t previous) {
   std::int64_t now = 0;
   const std::string deadline = std::to_string(deadline_->load());
-  scan_keys_with_prefix(link, prefix_, [&](const std::vector<std::string>& keys) {
+  scan_keys_containing(link, prefix_, [&](const std::vector<std::string>& keys) {
     Command eval{"EVAL", kGiveExpiry, std::to_string(keys.size())};
     eval.insert(eval.end(), keys.begin(), keys.end());
     eval.push_back(deadline);
@@ -105,6 +188,7 @@ void KeySafetyNet::run(std::unique_ptr<RedisLink> link) {
         previous = deadline;
         looks_left = 2;
         deadline_->store(now + margin);
+        tell_watcher(std::to_string(now + margin));
       }
       // At most a tenth of the time on a server whose keyspace takes long to SCAN.
       const auto pause = std::max<std::chrono::milliseconds>(
@@ -116,6 +200,44 @@ void KeySafetyNet::run(std::unique_ptr<RedisLink> link) {
     const std::lock_guard lock(mutex_);
     error_ = e.what();
   }
+}
+
+int key_net_watch() {
+  // Ctrl-C reaches the terminal's group, not this session; SIGTERM and SIGHUP are semsim's to act on.
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) std::signal(s, SIG_IGN);
+  std::string deadline;
+  bool done = false;
+  for (std::string line; std::getline(std::cin, line);) {
+    if (line == "done") done = true;
+    else if (!line.empty()) deadline = line;
+  }
+  if (done || deadline.empty()) return 0;
+  const auto env = [](const char* name) {
+    const char* value = std::getenv(name);
+    return std::string(value ? value : "");
+  };
+  try {
+    RedisTarget target;
+    target.unix_path = env("SEMSIM_NET_UNIX");
+    target.host = env("SEMSIM_NET_HOST");
+    target.port = std::stoi(env("SEMSIM_NET_PORT"));
+    target.db = std::stoi(env("SEMSIM_NET_DB"));
+    target.user = env("SEMSIM_NET_USER");
+    if (const char* password = std::getenv("SEMSIM_REDIS_PASSWORD"); password && *password) target.password = password;
+    const std::unique_ptr<RedisLink> link = RedisLink::connect(target, std::chrono::seconds(5), 1);
+    scan_keys_containing(*link, env("SEMSIM_NET_PREFIX"), [&](const std::vector<std::string>& keys) {
+      Command eval{"EVAL", kGiveExpiry, std::to_string(keys.size())};
+      eval.insert(eval.end(), keys.begin(), keys.end());
+      eval.push_back(deadline);
+      eval.push_back("0");
+      const Reply r = link->execute({std::move(eval)}).at(0);
+      if (r.is_error()) throw ReplyError("EVAL: " + r.text);
+    });
+  } catch (const std::exception& e) {
+    std::cerr << "semsim key-net-watch: the last look at the run's keys failed (" << e.what() << ")\n";
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace semsim

@@ -12,6 +12,14 @@
 // has no NX), and once the run goes on past its expected end, D moves on, and the keys whose expiry
 // is exactly the old D (PEXPIRETIME) get the new one: the net never fires while the run lives.
 //
+// And a third, for the last second: keys a script creates inside Lua (names no request carries)
+// and a library's keys with the prefix inside (`lib:PREFIX...`) wait for the next look, which a
+// SIGKILL prevents. So a watcher process (semsim itself, `semsim key-net-watch`, in a session of
+// its own) holds a pipe from the run: semsim writes each new expiry into it, and "done" once the
+// run has cleaned its keys. When the pipe closes without "done" (semsim died), the watcher makes
+// the net's last look, giving the expiry to every key that holds the prefix and has none, and
+// exits. The looks, too, take every key holding the prefix, not only those that start with it.
+//
 // A variant sees the net in nothing that decides admission, with one exception, documented: a
 // script that reads the TTL of a key it gave none (PTTL answers the net's, not -1). Nothing of this
 // reaches the history or the command counts, which stay deterministic.
@@ -20,6 +28,8 @@
 // and its folder with it, and its clock is virtual, so that a wall-clock expiry there would fire
 // at a meaningless instant of the run.
 #pragma once
+
+#include <sys/types.h>
 
 #include <atomic>
 #include <chrono>
@@ -56,9 +66,14 @@ class KeySafetyNet {
   // Stops the thread. Returns why the net could not do its work ("" if it could): the run says so
   // as a warning.
   std::string stop();
+  // The run's keys are gone (cleaned): the watcher ends without a look. Without it, the watcher's
+  // last look comes when this object ends, or semsim does.
+  void cleaned();
 
  private:
   void run(std::unique_ptr<RedisLink> link);
+  void start_watcher(const RedisTarget& target);
+  void tell_watcher(const std::string& line);
   // One look at every key under the prefix; returns the server's now (ms). Throws on an error.
   std::int64_t look(RedisLink& link, std::int64_t previous);
 
@@ -69,7 +84,14 @@ class KeySafetyNet {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
+  pid_t watcher_ = -1;
+  int to_watcher_ = -1;  // the pipe's end the watcher reads (its stdin)
   std::thread thread_;  // last: started once the rest is ready
 };
+
+// `semsim key-net-watch`: the watcher's side (the environment names the server: SEMSIM_NET_UNIX or
+// SEMSIM_NET_HOST and SEMSIM_NET_PORT, SEMSIM_NET_DB, SEMSIM_NET_USER, SEMSIM_REDIS_PASSWORD, and
+// SEMSIM_NET_PREFIX). Reads its stdin to the end; returns the exit code.
+int key_net_watch();
 
 }  // namespace semsim

@@ -474,15 +474,26 @@ ScriptKill kill_running_script(const RedisTarget& target) {
   return result;
 }
 
-void scan_keys_with_prefix(RedisLink& link, const std::string& prefix,
-                           const std::function<void(const std::vector<std::string>& keys)>& page) {
-  const std::string pattern = glob_escape(prefix) + "*";
+namespace {
+void scan_keys_matching(RedisLink& link, const std::string& pattern,
+                        const std::function<void(const std::vector<std::string>& keys)>& page) {
   std::string cursor = "0";
   do {
     auto [next, keys] = scan_page(link, cursor, pattern);
     cursor = std::move(next);
     if (!keys.empty()) page(keys);
   } while (cursor != "0");
+}
+}  // namespace
+
+void scan_keys_with_prefix(RedisLink& link, const std::string& prefix,
+                           const std::function<void(const std::vector<std::string>& keys)>& page) {
+  scan_keys_matching(link, glob_escape(prefix) + "*", page);
+}
+
+void scan_keys_containing(RedisLink& link, const std::string& text,
+                          const std::function<void(const std::vector<std::string>& keys)>& page) {
+  scan_keys_matching(link, "*" + glob_escape(text) + "*", page);
 }
 
 bool keys_exist_with_prefix(RedisLink& link, const std::string& prefix) {

@@ -76,6 +76,9 @@ ScriptKill kill_running_script(const RedisTarget& target);
 // Calls `page` with the keys of each non-empty SCAN page under `prefix` (glob characters escaped).
 void scan_keys_with_prefix(RedisLink& link, const std::string& prefix,
                            const std::function<void(const std::vector<std::string>& keys)>& page);
+// The same for the keys that hold `text` anywhere (a library's own prefix before the run's).
+void scan_keys_containing(RedisLink& link, const std::string& text,
+                          const std::function<void(const std::vector<std::string>& keys)>& page);
 // Whether any key lies under `prefix` (SCAN until the first).
 bool keys_exist_with_prefix(RedisLink& link, const std::string& prefix);
 

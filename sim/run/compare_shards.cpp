@@ -15,6 +15,7 @@
 #include "reports/outputs/charts.h"
 #include "reports/outputs/sweep_report.h"
 #include "sim/redis/shipped_files.h"
+#include "sim/run/contained_paths.h"
 #include "sim/run/version.h"
 
 namespace semsim {
@@ -50,9 +51,20 @@ struct MergedRow {
   std::string line;
   WrittenSweepRun written;
   RunVerdict verdict;  // the verdict table's view of the run
-  fs::path from;
-  std::string folder;
+  fs::path from;                // the shard's folder
+  fs::path folder;              // the run's, relative to it and to --out
+  std::vector<fs::path> files;  // the run folder's regular files, relative to the shard's folder
 };
+
+// The swept parameter names merge's files (compare_PARAM.csv): a plain word, nothing a path could hide in.
+const std::string& parameter_of(const Manifest& m) {
+  const std::string& p = m.get("report", "parameter");
+  const bool plain = !p.empty() && std::all_of(p.begin(), p.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
+  if (!plain) throw std::invalid_argument(m.file() + ": report.parameter = " + p + ": not a parameter's name");
+  return p;
+}
 
 // Reads one shard's runs (manifest) and rows (compare_PARAM.csv) into `rows`, by index.
 void read_shard(const ShardDir& shard, const std::string& parameter, std::vector<std::optional<MergedRow>>& rows) {
@@ -66,8 +78,9 @@ void read_shard(const ShardDir& shard, const std::string& parameter, std::vector
                                 " of the sweep's " + std::to_string(rows.size()) + " makes " +
                                 std::to_string(shard.shard.owned(static_cast<std::int64_t>(rows.size()))));
   const std::string csv = (fs::path(shard.dir) / ("compare_" + parameter + ".csv")).string();
-  std::ifstream in(csv);
-  if (!in) throw std::invalid_argument(csv + ": missing (the shard's rows)");
+  if (!fs::exists(fs::symlink_status(csv))) throw std::invalid_argument(csv + ": missing (the shard's rows)");
+  std::ifstream in(regular_file_inside(shard.dir, "compare_" + parameter + ".csv"));
+  if (!in) throw std::invalid_argument(csv + ": cannot be read");
   const std::string header = sweep_csv_header();
   std::string line;
   if (!std::getline(in, line) || line != header)
@@ -105,12 +118,14 @@ void read_shard(const ShardDir& shard, const std::string& parameter, std::vector
       throw std::invalid_argument(csv + ":" + std::to_string(j + 2) + ": " + std::to_string(cells.size()) + " fields, the header has " +
                                   std::to_string(columns.size()));
     const std::string at = csv + ":" + std::to_string(j + 2);
+    const fs::path folder = relative_path(f[2], where + ": its folder");
     MergedRow row{line,
                   {f[3], number<double>(f[1], where), {}},
                   {f[3], number<double>(f[1], where), number<int>(cells[over_admission], at + ": over_admission"),
                    verdict_of(cells[safety], at + ": safety"), verdict_of(cells[liveness], at + ": liveness")},
                   fs::path(shard.dir),
-                  f[2]};
+                  folder,
+                  files_of_folder(shard.dir, folder)};
     for (std::size_t c : metric_column) row.written.metrics.push_back(metric_from_text(cells[c]));
     rows[static_cast<std::size_t>(index)] = std::move(row);
   }
@@ -146,17 +161,27 @@ Manifest compare_manifest(const CompareShardInfo& info) {
 
 CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, std::ostream& warn) {
   const Manifest& any = set.first().manifest;
-  const std::string parameter = any.get("report", "parameter");
+  const std::string parameter = parameter_of(any);
   CompareMerge merge;
   merge.runs = number<std::int64_t>(any.get("covered", "runs"), any.file() + ": covered.runs");
+  // Before a vector that size: each shard makes about runs / N (read_shard checks it exactly).
+  const auto made = static_cast<std::int64_t>(any.all("runs", "run").size());
+  if (merge.runs < 1 || merge.runs > (made + 1) * set.count)
+    throw std::invalid_argument(any.file() + ": covered.runs = " + std::to_string(merge.runs) + " does not fit its " +
+                                std::to_string(made) + " runs of " + std::to_string(set.count) + " shards");
   std::vector<std::optional<MergedRow>> rows(static_cast<std::size_t>(merge.runs));
   for (const auto& shard : set.by_index)
     if (shard) read_shard(*shard, parameter, rows);
 
+  // Everything read is checked; now the writing, inside --out only: no link where merge writes.
   fs::create_directories(out);
+  for (const fs::directory_entry& e : fs::directory_iterator(out))
+    if (const std::string name = e.path().filename().string();
+        e.is_symlink() && (name.starts_with("compare_") || name == "report.html"))
+      inside(out, name);  // refuses it, by name
   std::vector<WrittenSweepRun> written;
   std::vector<RunVerdict> verdicts;
-  merge.csv = (fs::path(out) / ("compare_" + parameter + ".csv")).string();
+  merge.csv = inside(out, "compare_" + parameter + ".csv").string();
   std::ofstream csv(merge.csv);
   csv << sweep_csv_header() << "\n";
   for (const auto& row : rows)
@@ -164,15 +189,17 @@ CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, s
       csv << row->line << "\n";
       written.push_back(row->written);
       verdicts.push_back(row->verdict);
-      fs::create_directories((fs::path(out) / row->folder).parent_path());
-      fs::copy(row->from / row->folder, fs::path(out) / row->folder,
-               fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+      for (const fs::path& file : row->files) copy_inside(row->from, out, file);
     }
   check_written(csv, merge.csv);
   merge.merged = static_cast<std::int64_t>(written.size());
+  if (!set.missing().empty())
+    merge.partial = "partial (semsim merge --partial): " + set.missing_text() + " not given; " +
+                    std::to_string(merge.merged) + " of the sweep's " + std::to_string(merge.runs) +
+                    " runs merged, and the statistics and verdicts are over these alone";
 
   const std::vector<PointStat> stats = sweep_stats(written);
-  merge.stats = (fs::path(out) / ("compare_" + parameter + "_stats.csv")).string();
+  merge.stats = inside(out, "compare_" + parameter + "_stats.csv").string();
   std::ofstream stats_csv(merge.stats);
   stats_csv << sweep_stats_csv_header() << "\n";
   for (const PointStat& s : stats) stats_csv << sweep_stats_csv_row(parameter, s) << "\n";
@@ -186,10 +213,8 @@ CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, s
   const bool charts = any.get("report", "charts") == "yes" &&
                       draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, out, warn, caption);
   std::string command = any.get("report", "command") + " --out " + shell_word(out);
-  if (!set.missing().empty())
-    command += "\n# partial (semsim merge --partial): " + set.missing_text() + " not given; the statistics are over " +
-               std::to_string(merge.merged) + " of the sweep's " + std::to_string(merge.runs) + " runs";
-  const SweepReport report{parameter,
+  if (!merge.partial.empty()) command += "\n# " + merge.partial;
+  SweepReport report{parameter,
                            in_ms,
                            command,
                            any.get("", "version"),
@@ -202,6 +227,7 @@ CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, s
                            verdicts,
                            caption,
                            doc_path("reports/DEFINITIONS.md").string()};
+  report.partial = merge.partial;
   write_sweep_report(out, report);
   merge.report = (fs::path(out) / "report.html").string();
   return merge;

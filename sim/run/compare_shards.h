@@ -48,13 +48,17 @@ Manifest compare_manifest(const CompareShardInfo& info);
 struct CompareMerge {
   std::int64_t runs = 0;    // in the whole sweep
   std::int64_t merged = 0;  // rows of the shards given
+  std::string partial;      // "" when every shard was given; else what is missing, a sentence
   std::string csv, stats, report;
 };
 
 // Writes compare_PARAM.csv, compare_PARAM_stats.csv, the charts, report.html and every run's
 // folder under `out` from the shards of `set`. With shards missing (merge --partial): from the
-// runs of those given, report.html's command saying which shards and runs are missing. Throws
-// std::invalid_argument naming a shard whose files do not fit its manifest.
+// runs of those given, report.html saying first (and its verdict table, and its command) which
+// shards and runs are missing. Reads only regular files inside the shards' folders and writes
+// only inside `out` (contained_paths.h); everything read is checked before anything is written.
+// Throws std::invalid_argument naming a shard whose files do not fit its manifest, the manifest's
+// field that names a path outside its folder, or the symbolic link refused.
 CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, std::ostream& warn);
 
 }  // namespace semsim

@@ -12,15 +12,23 @@ namespace semsim {
 namespace fs = std::filesystem;
 
 std::string RepeatedRuns::verdict() const {
-  return "invalid (over-admission) in " + std::to_string(invalid) + " of " + std::to_string(runs.size()) +
-         " runs, unknown in " + std::to_string(unknown);
+  std::string text = "invalid (over-admission) in " + std::to_string(invalid) + " of " + std::to_string(runs.size()) +
+                     " runs, unknown in " + std::to_string(unknown);
+  if (off_plan || stalled)
+    text += "; weak evidence: " + std::to_string(off_plan) + " not as planned, " + std::to_string(stalled) +
+            " stalled by unplanned delays (each run's line says which; realtime columns of repeat.csv)";
+  return text;
 }
 
 std::string describe_repeat(const RunOptions& options, const RunOutput& run) {
   const Summary& s = run.summary;
   std::string text = "seed " + std::to_string(options.seed) + ": " + std::string(to_string(s.safety)) +
                      ", over_admission " + std::to_string(s.over_admission) + ", granted " + std::to_string(s.granted);
-  if (run.real_time) text += "; unplanned at most " + std::to_string(run.real_time->worst_us() / 1000) + " ms";
+  if (run.real_time) {
+    text += "; unplanned at most " + std::to_string(run.real_time->worst_us() / 1000) + " ms";
+    if (!stall_warning(*run.real_time, options.timeout.count()).empty()) text += " (STALLED)";
+    if (!as_planned(*run.real_time)) text += "; NOT AS PLANNED: " + why_not_as_planned(*run.real_time);
+  }
   if (!run.result.completed) text += "; stopped early: " + run.result.stop_reason;
   return text;
 }
@@ -45,6 +53,10 @@ RepeatedRuns repeat_run(const RunOptions& options, int times, RedisSession& redi
     check_written(csv, path);
     out.invalid += run.summary.safety == Verdict::invalid;
     out.unknown += run.summary.safety == Verdict::unknown;
+    if (run.real_time) {
+      out.off_plan += !as_planned(*run.real_time);
+      out.stalled += !stall_warning(*run.real_time, one.timeout.count()).empty();
+    }
     const bool completed = run.result.completed;
     out.runs.push_back(std::move(run));
     if (each) each(one, out.runs.back());

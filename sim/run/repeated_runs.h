@@ -16,7 +16,11 @@ namespace semsim {
 struct RepeatedRuns {
   std::vector<RunOutput> runs;  // in seed order; the last one may have stopped early
   int invalid = 0, unknown = 0;
-  // "invalid (over-admission) in 3 of 5 runs, unknown in 0"
+  // Driver runs that are weak evidence, counted apart: not as planned (a planned command never
+  // started, or a later planned fault overtook it), or stalled (an unplanned delay of a tenth of
+  // the timeout or more: the machine's load).
+  int off_plan = 0, stalled = 0;
+  // "invalid (over-admission) in 3 of 5 runs, unknown in 0" (+ "; 1 not as planned, 2 stalled: ...")
   std::string verdict() const;
 };
 

@@ -306,6 +306,7 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
           << (nets.size() > 1 ? " on master " + std::to_string(m + 1) : std::string()) << " (" << why
           << "): had semsim been killed, its keys would have stayed\n";
   clean_or_say_what_is_left(redis, prefix);
+  for (const auto& net : nets) net->cleaned();
   core.reset();  // the outputs (and gnuplot) go wherever the scheduler likes
   output.summary = checker.finish(RunStats{static_cast<std::int64_t>(output.result.commands), output.result.wall_s,
                                                   static_cast<std::int64_t>(output.result.round_trips)});

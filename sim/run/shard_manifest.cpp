@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "reports/history/output_file.h"
+#include "sim/run/contained_paths.h"
 #include "sim/run/version.h"
 
 namespace semsim {
@@ -38,10 +39,15 @@ std::vector<Manifest::Entry> Manifest::in(std::string_view section) const {
   return out;
 }
 
+namespace {
+constexpr const char* kManifestTop =
+    "# A shard's manifest: merge the shards with `semsim merge DIR... --out DIR` (docs/scale-out.md).";
+}  // namespace
+
 void Manifest::write(const std::string& dir) const {
   const std::string path = (fs::path(dir) / kManifestFile).string();
   std::ofstream out(path);
-  out << "# A shard's manifest: merge the shards with `semsim merge DIR... --out DIR` (docs/scale-out.md).\n";
+  out << kManifestTop << "\n";
   std::string section;
   for (const Entry& e : entries_) {
     if (e.section != section) out << "\n[" << (section = e.section) << "]\n";
@@ -53,6 +59,8 @@ void Manifest::write(const std::string& dir) const {
 Manifest Manifest::read(const std::string& dir) {
   Manifest m;
   m.file_ = (fs::path(dir) / kManifestFile).string();
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(m.file_, ec))) regular_file_inside(dir, kManifestFile);  // no link followed
   std::ifstream in(m.file_);
   if (!in) throw std::invalid_argument(dir + ": no " + kManifestFile + " (not a shard's --out, or the shard did not finish)");
   std::string section;
@@ -71,6 +79,17 @@ Manifest Manifest::read(const std::string& dir) {
     m.entries_.push_back({section, line.substr(0, eq), line.substr(eq + 3)});
   }
   return m;
+}
+
+void remove_older_manifest(const std::string& dir) {
+  const fs::path path = fs::path(dir) / kManifestFile;
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(path, ec))) return;
+  std::ifstream in(path);
+  std::string first;
+  if (!std::getline(in, first) || first != kManifestTop) return;
+  in.close();
+  fs::remove(path);
 }
 
 Manifest shard_manifest(const std::string& command, const Shard& shard, const std::string& redis_described,

@@ -43,6 +43,11 @@ class Manifest {
   std::string file_;
 };
 
+// Removes DIR/shard.ini when a semsim shard wrote it (a regular file that starts as Manifest::write
+// starts one): a command writing anew into DIR must not leave an older shard's description of
+// other results for merge to read. Anything else of that name is not semsim's, and stays.
+void remove_older_manifest(const std::string& dir);
+
 // The top of every shard's manifest: the command, semsim's version, the shard, the Redis the runs
 // used (described, and its version alone: shards on different hosts may describe it differently).
 Manifest shard_manifest(const std::string& command, const Shard& shard, const std::string& redis_described,

@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -157,6 +160,7 @@ class Search {
       : s_(s), redis_(redis), gen_(gen_settings(s)), pool_(redis) {}
 
   SearchReport run() {
+    make_scratch_root();
     std::optional<rc::Shrinkable<GenCase>> first = find_first_failure();
     if (first && report_.error.empty()) shrink(*first);
     report_.seconds = watch_.seconds();
@@ -164,18 +168,20 @@ class Search {
     if (!report_.error.empty() && interrupt_signal()) {
       // Ctrl-C: what was searched so far is the answer, and the case folders hold nothing to keep.
       report_.error = report_.first_failure_case == 0
-                          ? "interrupted after " + std::to_string(report_.cases_run) + " cases, no violation so far"
+                          ? "interrupted after " + std::to_string(report_.cases_run) + " of " +
+                                std::to_string(s_.shard.owned(s_.cases)) +
+                                " cases, no violation so far (a partial search: no verdict on the cases not run)"
                           : "interrupted while shrinking the " + std::string(to_string(report_.violation)) +
                                 " violation of case #" + std::to_string(report_.first_failure_case) +
                                 ": no counterexample written";
-      for (std::size_t job = 0; job < redis_.size(); ++job) fs::remove_all(scratch(job));
+      fs::remove_all(scratch_root_);
     }
     if (!report_.error.empty()) return report_;  // the case folders stay, to look at
     // No violation in cases that never exercised the variant is no pass (exercise.h).
     if (!first && !report_.exercise.exercised())
       report_.not_exercised = report_.exercise.why_not(std::to_string(report_.cases_run) + " cases");
     if (first) confirm_and_write();
-    for (std::size_t job = 0; job < redis_.size(); ++job) fs::remove_all(scratch(job));
+    fs::remove_all(scratch_root_);
     if (first) report_.replay_failed = replay_fails(report_.counterexample, s_.out, *redis_.front());
     return report_;
   }
@@ -196,10 +202,19 @@ class Search {
     return g;
   }
 
-  // Where worker `job` runs its cases.
-  std::string scratch(std::size_t job) const {
-    return (fs::path(s_.out) / (job == 0 ? std::string("case") : "case-" + std::to_string(job))).string();
+  // The folder of this search's case files: made here, under --out, with a name no other folder
+  // has (mkdtemp), so that removing it removes only what this search made: --out may be `.`, and
+  // hold the user's own `case` folder.
+  void make_scratch_root() {
+    fs::create_directories(s_.out);
+    std::string name = (fs::path(s_.out) / "cases.XXXXXX").string();
+    if (!::mkdtemp(name.data()))
+      throw std::runtime_error("cannot make a folder for the cases under " + s_.out + ": " + std::strerror(errno));
+    scratch_root_ = name;
   }
+
+  // Where worker `job` runs its cases.
+  std::string scratch(std::size_t job) const { return (scratch_root_ / ("job-" + std::to_string(job + 1))).string(); }
 
   void progress(bool force) {
     if (!s_.progress || (!force && watch_.seconds() - last_progress_ < 0.2)) return;
@@ -359,6 +374,7 @@ class Search {
   const GenSettings gen_;
   CasePool pool_;
   SearchReport report_;
+  fs::path scratch_root_;  // made by this search (make_scratch_root)
   Stopwatch watch_;
   double last_progress_ = -1;
 };

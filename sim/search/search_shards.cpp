@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "reports/history/output_file.h"
+#include "sim/run/contained_paths.h"
 
 namespace semsim {
 
@@ -152,9 +153,11 @@ std::string gap_reason(const ShardSet& set, const CoverageGap& gap) {
 
 std::string write_merged_counterexample(const SearchMerge& m, const std::string& out) {
   const fs::path from = fs::path(m.winner->dir);
-  const std::string path = (fs::path(out) / "counterexample.ini").string();
-  std::ifstream in(from / "counterexample.ini");
-  if (!in) throw std::invalid_argument(m.winner->dir + ": no counterexample.ini, though its shard.ini reports a violation");
+  if (!fs::exists(fs::symlink_status(from / "counterexample.ini")))
+    throw std::invalid_argument(m.winner->dir + ": no counterexample.ini, though its shard.ini reports a violation");
+  // Read only as regular files inside the shard, written only inside --out (contained_paths.h).
+  std::ifstream in(regular_file_inside(from, "counterexample.ini"));
+  const std::string path = inside(out, "counterexample.ini").string();
   std::ofstream ini(path);
   for (std::string line; std::getline(in, line);) {
     if (line.starts_with("# found by: "))
@@ -164,11 +167,10 @@ std::string write_merged_counterexample(const SearchMerge& m, const std::string&
     ini << line << "\n";
   }
   check_written(ini, path);
-  for (const char* table : {"clients.csv", "actions.csv"}) {
-    const fs::path to = fs::path(out) / table;
-    fs::remove(to);  // an older search's table must not go with this counterexample
-    if (fs::exists(from / table)) fs::copy_file(from / table, to);
-  }
+  // Beside it only the tables it names (clients-file, actions-file, masters-file); semsim deletes nothing it did
+  // not make in this run, so an older file of that name in --out stays, unnamed by this one.
+  for (const char* table : {"clients.csv", "actions.csv", "masters.csv"})
+    if (fs::exists(fs::symlink_status(from / table))) copy_inside(from, out, table);
   return path;
 }
 

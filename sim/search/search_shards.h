@@ -66,8 +66,10 @@ SearchMerge merge_search_shards(const ShardSet& set);
 // Why the cases of a gap were not judged: "missing" or the shard's own error.
 std::string gap_reason(const ShardSet& set, const CoverageGap& gap);
 
-// Copies the winner's counterexample.ini (and clients.csv, actions.csv) to `out`, its comment
-// lines saying where it came from and how to replay it there. Returns the new file's path.
+// Copies the winner's counterexample.ini (and the clients.csv, actions.csv, masters.csv it names)
+// to `out`, its comment lines saying where it came from and how to replay it there; reads only
+// regular files inside the shard and writes only inside `out` (contained_paths.h). Returns the
+// new file's path.
 std::string write_merged_counterexample(const SearchMerge& m, const std::string& out);
 
 }  // namespace semsim

@@ -747,6 +747,47 @@ TEST_F(LibraryProtocolTest, AReplyNamingAKeyOutsideTheRunIsRefusedBeforeAnything
   command({"DEL", "app:z"});
 }
 
+// Only data commands on the run's own keys (algorithms/api/command_policy.h): an admin command in
+// any operation, the setup first, is refused in prepare(), before anything is sent.
+TEST_F(LibraryProtocolTest, AnAdminOrDangerousCommandIsRefusedBeforeAnythingIsSent) {
+  for (const auto& [line, error] :
+       {std::pair{"setup.command = REPLICAOF {key} 6379", "setup.command: REPLICAOF is an admin command (@admin)"},
+        std::pair{"setup.command = CONFIG {key} maxmemory 1", "setup.command: CONFIG "},
+        std::pair{"release.command = FLUSHALL {key}", "release.command: FLUSHALL is a dangerous command (@dangerous)"},
+        std::pair{"release.command = SORT {key} STORE {key:x}", "release.command: SORT is a dangerous command"},
+        std::pair{"release.command = SCAN {key}", "release.command: SCAN names no key"},
+        std::pair{"release.command = MOVE {key} 1", "release.command: MOVE reaches another database"}}) {
+    const std::string path = ini(std::string("acquire = acquire.lua\n") + line + "\n" +
+                                 (std::string(line).starts_with("release") ? "" : "release = release.lua\n"));
+    EXPECT_TRUE(has(setup_error(path), path + ":2: " + error)) << line;
+  }
+  EXPECT_EQ(command({"ROLE"}).elements.at(0).text, "master");  // the server is still nobody's replica
+}
+
+// A word made of acquire's reply can make another word a key (`STORE`): the keys are found again
+// on every call, with the words as they are then.
+TEST_F(LibraryProtocolTest, AReplyThatMakesAForeignWordAKeyIsRefusedBeforeAnythingIsSent) {
+  command({"SET", "app:z", "keep"});
+  write("acquire.lua", "return 'STORE'\n");
+  auto semaphore = make(ini("acquire = acquire.lua\nacquire.granted = \"STORE\"\n"
+                            "release.command = GEORADIUS {key:geo} 0 0 1 km {reply} app:z\nrelease.ok = 0\n"));
+  auto c = client("c");
+  auto grant = run(semaphore->acquire(*c));
+  ASSERT_TRUE(grant);
+  int sent = 0;
+  c->direct().before_request = [&](const std::vector<Command>&) { ++sent; };
+  try {
+    run(semaphore->release(*c, grant->identifier));
+    ADD_FAILURE() << "GEORADIUS ... STORE app:z was sent";
+  } catch (const SetupError& e) {
+    EXPECT_TRUE(has(e.what(), (dir_ / "v.ini").string() + ":3: release.command: 'app:z' is a key outside this run's own"));
+    EXPECT_TRUE(has(e.what(), "acquire's reply 'STORE' ({reply})"));
+  }
+  EXPECT_EQ(sent, 0);
+  EXPECT_EQ(command({"GET", "app:z"}).text, "keep");
+  command({"DEL", "app:z"});
+}
+
 TEST_F(LibraryProtocolTest, LeaseHonestyIsAskedOfTheAdmissionSetOrThePermitsKey) {
   EXPECT_FALSE(script_variant_info(ini("acquire = acquire.lua\nrelease = release.lua\n")).lease_honesty);
   const std::string ttl = ini("acquire = acquire.lua\nrelease = release.lua\nlease_honesty = ttl {key}:{id}\n");

@@ -10,19 +10,24 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+
 #include <atomic>
+#include <cstdio>
 #include <filesystem>
 #include <mutex>
 #include <string>
 #include <thread>
 
+#include "algorithms/api/resp_command.h"
 #include "sim/drivers/client_proxy.h"
 #include "sim/drivers/real_clock.h"
 
 namespace semsim {
 namespace {
 
-// A stand-in for Redis: answers each line "X\n" with "got X\n"; "close" makes it answer, then close.
+// A stand-in for Redis: answers each line "X\n" with "got X\n"; "ECHO close" makes it answer, then close.
 // It swallows nothing: a test that sets a hello sees AUTH arrive and answers it "+OK\r\n".
 class EchoServer {
  public:
@@ -74,7 +79,7 @@ class EchoServer {
                                         : "got " + line + "\n";
           if (line == "secret") ::write(fd, "+OK\r\n", 5);
           if (!reply.empty()) ::write(fd, reply.data(), reply.size());
-          closing |= line == "close";
+          closing |= line == "ECHO close";
         }
         if (closing) break;
       }
@@ -115,17 +120,26 @@ std::string read_for(int fd, int ms, const std::string& enough = "") {
   }
 }
 
+// A line to the proxy, as an inline command ("ECHO x"): the echo server answers "got ECHO x".
+void say(int fd, const std::string& line) {
+  const std::string bytes = line + "\n";
+  ASSERT_EQ(::write(fd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+}
+
+// The run's key is "run:key": every key a command names must contain it.
+ProxyRules rules() { return ProxyRules{"run:key"}; }
+
 LinkModel delays(const char* out, const char* in) {
   return {Distribution::parse(out), Distribution::parse(in), 0, Distribution::parse("fixed:0ms")};
 }
 
 TEST(ClientProxy, DelaysEachDirectionAsTheLinkModelSays) {
   EchoServer redis;
-  ClientProxy proxy(delays("fixed:150ms", "fixed:100ms"), 1, std::make_shared<Upstream>(redis.endpoint()));
+  ClientProxy proxy(delays("fixed:150ms", "fixed:100ms"), 1, std::make_shared<Upstream>(redis.endpoint()), rules());
   const int fd = connect_to(proxy.address());
   const std::int64_t start = monotonic_ns();
-  ::write(fd, "ping\n", 5);
-  EXPECT_EQ(read_for(fd, 5000, "\n"), "got ping\n");
+  say(fd, "ECHO ping");
+  EXPECT_EQ(read_for(fd, 5000, "\n"), "got ECHO ping\n");
   const std::int64_t round_trip_ms = (monotonic_ns() - start) / kNsPerMs;
   EXPECT_GE(round_trip_ms, 250);   // 150 out + 100 in, never less
   EXPECT_LT(round_trip_ms, 2500);  // and not lost
@@ -136,11 +150,11 @@ TEST(ClientProxy, ASpikeAddsToEachDirectionsDelayAsInTheModel) {
   EchoServer redis;
   // Every message spikes (--spike-probability 1): 200 ms each way on top of no delay at all.
   ClientProxy proxy({Distribution::parse("fixed:0ms"), Distribution::parse("fixed:0ms"), 1.0, Distribution::parse("fixed:200ms")}, 1,
-                    std::make_shared<Upstream>(redis.endpoint()));
+                    std::make_shared<Upstream>(redis.endpoint()), rules());
   const int fd = connect_to(proxy.address());
   const std::int64_t start = monotonic_ns();
-  ::write(fd, "ping\n", 5);
-  EXPECT_EQ(read_for(fd, 5000, "\n"), "got ping\n");
+  say(fd, "ECHO ping");
+  EXPECT_EQ(read_for(fd, 5000, "\n"), "got ECHO ping\n");
   const std::int64_t round_trip_ms = (monotonic_ns() - start) / kNsPerMs;
   EXPECT_GE(round_trip_ms, 400);
   EXPECT_LT(round_trip_ms, 2500);
@@ -149,18 +163,18 @@ TEST(ClientProxy, ASpikeAddsToEachDirectionsDelayAsInTheModel) {
 
 TEST(ClientProxy, ARedisThatClosesStillDeliversTheRepliesAlreadyQueued) {
   EchoServer redis;
-  ClientProxy proxy(delays("fixed:0ms", "fixed:300ms"), 1, std::make_shared<Upstream>(redis.endpoint()));
+  ClientProxy proxy(delays("fixed:0ms", "fixed:300ms"), 1, std::make_shared<Upstream>(redis.endpoint()), rules());
   const int fd = connect_to(proxy.address());
-  ::write(fd, "close\n", 6);  // Redis answers, then closes at once: the answer is still 300 ms away
-  EXPECT_EQ(read_for(fd, 5000), "got close\n<EOF>");
+  say(fd, "ECHO close");  // Redis answers, then closes at once: the answer is still 300 ms away
+  EXPECT_EQ(read_for(fd, 5000), "got ECHO close\n<EOF>");
   ::close(fd);
 }
 
 TEST(ClientProxy, ACutDropsEveryConnectionAndLosesWhatWasInFlight) {
   EchoServer redis;
-  ClientProxy proxy(delays("fixed:0ms", "fixed:500ms"), 1, std::make_shared<Upstream>(redis.endpoint()));
+  ClientProxy proxy(delays("fixed:0ms", "fixed:500ms"), 1, std::make_shared<Upstream>(redis.endpoint()), rules());
   const int fd = connect_to(proxy.address());
-  ::write(fd, "lost\n", 5);
+  say(fd, "ECHO lost");
   sleep_ns(100 * kNsPerMs);
   const std::int64_t before = monotonic_ns();
   const std::int64_t landed = proxy.cut();
@@ -169,32 +183,32 @@ TEST(ClientProxy, ACutDropsEveryConnectionAndLosesWhatWasInFlight) {
   EXPECT_EQ(proxy.stats().cuts, 1u);
   ::close(fd);
   const int again = connect_to(proxy.address());  // a new connection goes through
-  ::write(again, "back\n", 5);
-  EXPECT_EQ(read_for(again, 5000, "\n"), "got back\n");
+  say(again, "ECHO back");
+  EXPECT_EQ(read_for(again, 5000, "\n"), "got ECHO back\n");
   ::close(again);
 }
 
 TEST(ClientProxy, APartitionHoldsBothWaysUntilItEndsAndLosesNothing) {
   EchoServer redis;
-  ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(redis.endpoint()));
+  ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(redis.endpoint()), rules());
   const int fd = connect_to(proxy.address());
   const std::int64_t until = monotonic_ns() + 400 * kNsPerMs;
   proxy.partition(until);
-  ::write(fd, "held\n", 5);
+  say(fd, "ECHO held");
   EXPECT_EQ(read_for(fd, 200), "");  // nothing while it lasts
-  EXPECT_EQ(read_for(fd, 5000, "\n"), "got held\n");
+  EXPECT_EQ(read_for(fd, 5000, "\n"), "got ECHO held\n");
   EXPECT_GE(monotonic_ns(), until);
   ::close(fd);
 }
 
 TEST(ClientProxy, HoldingTheOutboundSideDelaysRequestsNotReplies) {
   EchoServer redis;
-  ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(redis.endpoint()));
+  ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(redis.endpoint()), rules());
   const int fd = connect_to(proxy.address());
   const std::int64_t until = monotonic_ns() + 300 * kNsPerMs;
   proxy.hold_outbound(until);
-  ::write(fd, "wait\n", 5);
-  EXPECT_EQ(read_for(fd, 5000, "\n"), "got wait\n");
+  say(fd, "ECHO wait");
+  EXPECT_EQ(read_for(fd, 5000, "\n"), "got ECHO wait\n");
   EXPECT_GE(monotonic_ns(), until);
   ::close(fd);
 }
@@ -203,23 +217,115 @@ TEST(ClientProxy, SaysHelloForTheClientAndCountsOnlyTheClientsCommands) {
   EchoServer redis;
   Endpoint e = redis.endpoint();
   e.hello = {{"AUTH", "secret"}};
-  ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(e));
+  ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(e), rules());
   const int fd = connect_to(proxy.address());
-  ::write(fd, "one\ntwo\n", 8);
-  const std::string got = read_for(fd, 5000, "two\n");
-  EXPECT_EQ(got, "got one\ngot two\n");  // the +OK to AUTH never reaches the client
-  EXPECT_EQ(redis.received().substr(0, 22), "*2|$4|AUTH|$6|secret|o");
+  say(fd, "ECHO one\nECHO two");
+  const std::string got = read_for(fd, 5000, "ECHO two\n");
+  EXPECT_EQ(got, "got ECHO one\ngot ECHO two\n");  // the +OK to AUTH never reaches the client
+  EXPECT_EQ(redis.received().substr(0, 22), "*2|$4|AUTH|$6|secret|E");
   EXPECT_EQ(proxy.stats().commands, 2u);
   EXPECT_EQ(proxy.stats().connections, 1u);
   ::close(fd);
 }
 
 TEST(ClientProxy, ARedisThatCannotBeReachedClosesTheClientsConnection) {
-  ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(Endpoint{"/nonexistent/redis.sock", "", 0, {}}));
+  ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(Endpoint{"/nonexistent/redis.sock", "", 0, {}}), rules());
   const int fd = connect_to(proxy.address());
   EXPECT_EQ(read_for(fd, 2000), "<EOF>");
   EXPECT_EQ(proxy.stats().refused, 1u);
   ::close(fd);
+}
+
+// ---- the run's own, and only what the run itself would send -----------------------------------
+
+TEST(ClientProxy, RefusesACommandTheRunWouldNotSendAndPassesNothingOfIt) {
+  EchoServer redis;
+  ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(redis.endpoint()), rules());
+  const int fd = connect_to(proxy.address());
+  say(fd, "ECHO before");
+  EXPECT_EQ(read_for(fd, 5000, "\n"), "got ECHO before\n");
+  EXPECT_EQ(proxy.refusal(), "");
+  const std::string config = resp_command({"CONFIG", "GET", "requirepass"});
+  ASSERT_EQ(::write(fd, config.data(), config.size()), static_cast<ssize_t>(config.size()));
+  EXPECT_EQ(read_for(fd, 5000), "<EOF>");  // its connection closed
+  EXPECT_EQ(redis.received().find("CONFIG"), std::string::npos) << redis.received();
+  EXPECT_NE(proxy.refusal().find("CONFIG GET is an admin command (@admin)"), std::string::npos) << proxy.refusal();
+  EXPECT_EQ(proxy.stats().refused_commands, 1u);
+  EXPECT_EQ(proxy.stats().commands, 1u);  // ECHO
+  ::close(fd);
+}
+
+TEST(ClientProxy, RefusesAKeyThatDoesNotContainTheRunsKeyAndPassesOneThatDoes) {
+  EchoServer redis;
+  ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(redis.endpoint()), rules());
+  const int fd = connect_to(proxy.address());
+  say(fd, "SET lib:run:key:1 v");  // a library's own prefix around the run's key
+  EXPECT_EQ(read_for(fd, 5000, "\n"), "got SET lib:run:key:1 v\n");
+  say(fd, "MSET run:key:a 1 app:y 2");
+  EXPECT_EQ(read_for(fd, 5000), "<EOF>");
+  EXPECT_EQ(redis.received().find("app:y"), std::string::npos) << redis.received();
+  EXPECT_NE(proxy.refusal().find("MSET names the key 'app:y', which is not this run's (each key must contain run:key"),
+            std::string::npos)
+      << proxy.refusal();
+  ::close(fd);
+}
+
+TEST(ClientProxy, AStreamThatIsNotRespIsRefused) {
+  EchoServer redis;
+  ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(redis.endpoint()), rules());
+  const int fd = connect_to(proxy.address());
+  say(fd, "*1\r\n:5");
+  EXPECT_EQ(read_for(fd, 5000), "<EOF>");
+  EXPECT_NE(proxy.refusal().find("not Redis's protocol"), std::string::npos) << proxy.refusal();
+  ::close(fd);
+}
+
+// What `command` prints (its stdout), run with sh: a child of this process, and so of the proxy's owner.
+std::string output_of(const std::string& command) {
+  FILE* pipe = ::popen(command.c_str(), "r");
+  std::string out;
+  char buffer[256];
+  while (pipe && std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
+  if (pipe) ::pclose(pipe);
+  return out;
+}
+
+TEST(ClientProxy, ServesTheOwnersDescendants) {
+  EchoServer redis;
+  ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(redis.endpoint()), rules());
+  const std::string port = proxy.address().substr(proxy.address().rfind(':') + 1);
+  // sh, then python3: a grandchild.
+  EXPECT_EQ(output_of("python3 -c \"import socket; s = socket.create_connection(('127.0.0.1', " + port +
+                      ")); s.sendall(b'ECHO child\\n'); print(s.recv(100).decode(), end='')\""),
+            "got ECHO child\n");
+  EXPECT_EQ(proxy.stats().outsiders, 0u);
+  EXPECT_EQ(proxy.stats().connections, 1u);
+}
+
+TEST(ClientProxy, ClosesAConnectionFromAnotherProcessAtOnceAndCountsIt) {
+  EchoServer redis;
+  // The proxy's owner is a child of this process: this process is then none of its descendants,
+  // as another user's process is none of semsim's.
+  const pid_t owner = ::fork();
+  if (owner == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  ASSERT_GT(owner, 0);
+  {
+    ClientProxy proxy(delays("fixed:0ms", "fixed:0ms"), 1, std::make_shared<Upstream>(redis.endpoint()),
+                      ProxyRules{"run:key", owner});
+    const int fd = connect_to(proxy.address());
+    say(fd, "ECHO outsider");
+    EXPECT_EQ(read_for(fd, 5000), "<EOF>");
+    EXPECT_EQ(redis.received(), "");  // Redis never saw it: not even the proxy's connection
+    EXPECT_EQ(proxy.stats().outsiders, 1u);
+    EXPECT_EQ(proxy.stats().connections, 0u);
+    EXPECT_EQ(proxy.refusal(), "");  // not the run's failure: it goes on
+    ::close(fd);
+  }
+  ::kill(owner, SIGKILL);
+  ::waitpid(owner, nullptr, 0);
 }
 
 }  // namespace

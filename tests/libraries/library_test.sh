@@ -32,6 +32,11 @@ record() {  # situation, expected over_admission, run folder (or "" with a check
     over=$4; lost=; stale=; safety=$5
   fi
   met=yes; [ "$over" = "$want" ] || { met=NO; failed=1; echo "FAILED $library: $situation: over_admission $over, expected $want"; }
+  # "Never two holders" is no finding about a library that never granted (or whose calls mostly
+  # failed): such a run is not exercised (reports/DEFINITIONS.md), and its row does not pass.
+  if [ -n "$run" ] && [ "$(col "$run/summary.csv" exercised)" != yes ]; then
+    met=NO; failed=1; echo "FAILED $library: $situation: the run never exercised the library (granted $(col "$run/summary.csv" granted))"
+  fi
   echo "$library,$version,\"$situation\",$want,$over,$lost,$stale,$safety,$met" >>"$results"
   echo "$met  $situation: over_admission $over (expected $want) ${lost:+lost_permits $lost }safety $safety"
 }

@@ -39,6 +39,8 @@ situation() {
   over=$(col "$s" over_admission); lost=$(col "$s" lost_permits); stale=$(col "$s" max_stale)
   [ "$(col "$s" samples)" = 0 ] && stale=
   [ "$over" = "$want" ] || { met=NO; failed=1; echo "FAILED $class: $what: over_admission $over, expected $want"; }
+  # No over-admission from a library that never granted is no finding (not exercised).
+  [ "$(col "$s" exercised)" = yes ] || { met=NO; failed=1; echo "FAILED $class: $what: never exercised (granted $(col "$s" granted))"; }
   echo "$class,$version,\"$what\",$want,$over,$lost,$stale,$(col "$s" safety),$met" >>"$results"
   echo "$met  $class: $what: over_admission $over (expected $want), max_holders $(col "$s" max_holders)"
 }

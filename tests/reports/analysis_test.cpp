@@ -392,6 +392,22 @@ TEST(SummaryColumns, OnlyAWordColumnEqualsAWordAndBoundsNeedNumbers) {
             "unknown metric 'happiness' (any summary.csv column, with _min, _max or _trend)");
 }
 
+// Valid only just: within a tenth of the bound is said; a tenth and more below it, or past it, is not.
+TEST(Analysis, PrintedSummaryMarksALongestNoGrantStretchNearTheBound) {
+  Summary s = every_field_set();
+  s.liveness_bound_us = 11'000'000;
+  const auto note = [&](std::int64_t longest_us) {
+    s.longest_no_grant_us = longest_us;
+    return printed(s).find("longest_no_grant_ms") != std::string::npos &&
+           printed(s).find("NEAR THE BOUND: within a tenth of 11000.000 ms") != std::string::npos;
+  };
+  EXPECT_TRUE(note(10'070'000));
+  EXPECT_TRUE(note(9'900'000));
+  EXPECT_TRUE(note(11'000'000));
+  EXPECT_FALSE(note(9'899'999));
+  EXPECT_FALSE(note(11'000'001));
+}
+
 TEST(Analysis, SummaryCsvRowWritesEveryFieldInItsPublishedFormat) {
   EXPECT_EQ(summary_csv_row(every_field_set()),
             "\"fair, \"\"quoted\"\"\",virtual,7,5,2,1000,40,30,8,3,1,12.345,4,0.875000,1.500,9.999,900,3600.0,0.250,"

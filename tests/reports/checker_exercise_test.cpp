@@ -36,6 +36,26 @@ TEST(Exercised, EveryAcquireFailingWithAnErrorIsNotExercisedAndSaysWhy) {
   EXPECT_EQ(e.why_not("2 cases"), "every acquire in 2 cases failed: ERR user_script:1: boom: this acquire always fails");
 }
 
+// A driver run counts what its proxies carried: grants with no command through them came from a
+// Redis of the library's own. A run with no count (an old history) is judged as before.
+TEST(Exercised, GrantsWithoutACommandSentToRedisAreNotExercised) {
+  HistoryBuilder h(1);
+  std::string& run_row = h.events.front().detail;
+  run_row.replace(run_row.find("variant=basic"), 13, "variant=\"driver:python3 lock.py\"");
+  h.hold(1, 0, 1, 10).at(11, 1, Op::release, Phase::ok).end(20, 0);
+  const Summary none = h.check();
+  EXPECT_FALSE(none.exercised);
+  Exercise e;
+  e.add(none);
+  EXPECT_EQ(e.why_not("this run").rfind("no command reached Redis in this run (1 grants came from elsewhere", 0), 0u)
+      << e.why_not("this run");
+  h.events.pop_back();
+  EXPECT_TRUE(h.end(20, 3).check().exercised);
+  // A model's run: its variant sends its own commands, whatever the count says.
+  HistoryBuilder model(1);
+  EXPECT_TRUE(model.hold(1, 0, 1, 10).at(11, 1, Op::release, Phase::ok).end(20, 0).check().exercised);
+}
+
 TEST(Exercised, NoGrantAtAllIsNotExercised) {
   HistoryBuilder h(1);
   h.at(1, 1, Op::acquire, Phase::invoke).at(2, 1, Op::acquire, Phase::fail).end(10);
@@ -92,6 +112,22 @@ TEST(BrokenLeases, ARefreshExtendsThePromiseAndARefreshFailBreaksIt) {
   h.at(1500, 1, Op::refresh, Phase::invoke, "a").at(1501, 1, Op::refresh, Phase::fail, "a");
   h.end(2000);
   EXPECT_EQ(h.check().broken_leases, 1);
+}
+
+// The promise is half-open, [invoke, invoke + timeout): a release or refresh failing at its end
+// itself breaks nothing; 1 µs before it, it does.
+TEST(BrokenLeases, AFailureExactlyAtThePromisedEndBreaksNothing) {
+  const auto broken_failing_at = [](double release_fail_ms, double refresh_fail_ms) {
+    HistoryBuilder h(2);
+    h.hold(1, 0, 1, 900, "a").at(release_fail_ms, 1, Op::release, Phase::fail, "a");  // promised until 1000
+    h.at(100, 2, Op::acquire, Phase::invoke).at(101, 2, Op::acquire, Phase::ok, "b");
+    h.at(1050, 2, Op::refresh, Phase::invoke, "b").at(1051, 2, Op::refresh, Phase::ok, "b");  // until 2050
+    h.at(2000, 2, Op::refresh, Phase::invoke, "b").at(refresh_fail_ms, 2, Op::refresh, Phase::fail, "b");
+    return h.end(3000).check().broken_leases;
+  };
+  EXPECT_EQ(broken_failing_at(1000, 2050), 0);
+  EXPECT_EQ(broken_failing_at(999.999, 2050), 1);
+  EXPECT_EQ(broken_failing_at(1000, 2049.999), 1);
 }
 
 TEST(BrokenLeases, ARefreshLosingToTheClientsOwnReleaseBreaksNothing) {

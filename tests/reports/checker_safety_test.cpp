@@ -178,6 +178,34 @@ TEST(CheckerSafety, StealsAtOneInstantAreAtMostTheHoldersAboveTheLimit) {
   EXPECT_EQ(s.steals, 1);
 }
 
+// "A second ok naming a permit the client already holds changes nothing": not its start either.
+// Limit 1. Client 1 holds "a1" from 10 ms; client 2 is granted at 20 ms (a steal, episode 1);
+// client 1 is told ok for "a1" again at 30 ms: no steal, its hold still starts at 10 ms.
+// Client 2 releases at 40 ms; client 3 granted at 50 ms opens episode 2, whose witness shows
+// client 1's hold since 10 ms with its first identifier.
+TEST(CheckerSafety, ASecondOkWhileHoldingKeepsTheHoldsStart) {
+  HistoryBuilder h(1);
+  h.at(0, 1, Op::acquire, Phase::invoke).at(10, 1, Op::acquire, Phase::ok, "a1");
+  h.hold(2, 15, 20, 40, "b");
+  h.at(25, 1, Op::acquire, Phase::invoke).at(30, 1, Op::acquire, Phase::ok, "a1");
+  h.hold(3, 45, 50, 60, "c");
+  h.at(70, 1, Op::release, Phase::invoke, "a1").end(80);
+  const Summary s = h.check();
+  EXPECT_EQ(s.max_holders, 2);
+  EXPECT_EQ(s.steals, 2);  // client 2 at 20 ms, client 3 at 50 ms
+  // Each witness as "client:identifier@since_us".
+  const auto named = [](const Episode& e) {
+    std::string out;
+    for (const HoldRef& r : e.witness)
+      out += std::to_string(r.client) + ":" + r.identifier + "@" + std::to_string(r.since_us) + " ";
+    return out;
+  };
+  ASSERT_EQ(s.episodes.size(), 2u);
+  EXPECT_EQ(named(s.episodes[0]), "1:a1@10000 2:b@20000 ");
+  EXPECT_EQ(named(s.episodes[1]), "1:a1@10000 3:c@50000 ");
+  EXPECT_EQ(s.over_limit_us, 30'000);  // [20, 40) and [50, 60)
+}
+
 TEST(CheckerSafety, OutOfOrderEventsAreRejected) {
   CheckOptions o;
   o.limit = 1;
@@ -210,6 +238,32 @@ TEST(CheckerSafety, ARunRowWithALimitBelowOneIsRefused) {
     } catch (const HistoryError& err) {
       EXPECT_NE(std::string(err.what()).find(bad), std::string::npos) << err.what();
     }
+  }
+}
+
+// A run row's mode is one of the command line's: a hand-edited one (markup, a typo) is refused,
+// not judged as real time, nor carried into the pages.
+TEST(CheckerSafety, ARunRowWithAModeNoRunHasIsRefused) {
+  for (const char* bad : {"mode=\"<img src=x onerror=alert(1)>\"", "mode=Virtual", "mode=real", "mode="}) {
+    Checker c;
+    Event e;
+    e.op = Op::run;
+    e.phase = Phase::info;
+    e.detail = std::string("variant=basic limit=1 ") + bad;
+    try {
+      c.add(e);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const HistoryError& err) {
+      EXPECT_NE(std::string(err.what()).find("is not a time mode (virtual or paced"), std::string::npos) << err.what();
+    }
+  }
+  for (const char* good : {"mode=virtual", "mode=paced", ""}) {
+    Checker c;
+    Event e;
+    e.op = Op::run;
+    e.phase = Phase::info;
+    e.detail = std::string("variant=basic limit=1 ") + good;
+    EXPECT_NO_THROW(c.add(e)) << good;
   }
 }
 

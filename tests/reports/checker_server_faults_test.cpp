@@ -65,6 +65,19 @@ TEST(CheckerServerFaults, APermitPastItsTimeoutOrReleasedIsNotLost) {
   EXPECT_EQ(s.lost_permits, 0);
 }
 
+// The edge of "later than the fault's time minus the timeout": a grant exactly the timeout
+// (100 ms) before the restart has run out by then; one 1 µs later has not.
+TEST(CheckerServerFaults, AGrantExactlyATimeoutBeforeTheFaultIsNotLost) {
+  // Limit 2. Client 1 granted at 100 ms, client 2 at 100.001 ms, both still holding when Redis
+  // restarts empty at 200 ms: only client 2's permit is lost.
+  HistoryBuilder h(2, 4, 100);
+  h.at(90, 1, Op::acquire, Phase::invoke).at(100, 1, Op::acquire, Phase::ok, "a");
+  h.at(90, 2, Op::acquire, Phase::invoke).at(100.001, 2, Op::acquire, Phase::ok, "b");
+  h.events.push_back(fault(100, 200, Op::redis_restart, "persistence=none lost_since_us=0"));
+  h.end(300);
+  EXPECT_EQ(h.check().lost_permits, 1);
+}
+
 TEST(CheckerServerFaults, AMalformedFaultDetailIsAHistoryError) {
   HistoryBuilder h(1);
   h.events.push_back(fault(100, 10, Op::failover, "lost_since_us=soon"));

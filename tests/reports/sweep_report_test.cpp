@@ -9,6 +9,9 @@
 #include <regex>
 #include <sstream>
 
+#include "reports/outputs/charts.h"
+#include "reports/outputs/gnuplot.h"
+#include "reports/outputs/page_safety.h"
 #include "reports/outputs/sweep_report.h"
 
 namespace semsim {
@@ -40,8 +43,9 @@ Summary run(int over_admission, std::int64_t granted = 10) {
   return s;
 }
 
-// basic over-admits at 5 ms only (runs 1 and 3), lua never; two seeds per point.
-Page sweep(const std::string& name) {
+// basic over-admits at 5 ms only (runs 1 and 3), lua never; two seeds per point. `basic`: the
+// first variant's name.
+Page sweep(const std::string& name, const std::string& basic = "basic") {
   Page p;
   p.dir = fs::temp_directory_path() / "semsim_reports_tests" / (name + std::to_string(::getpid()));
   fs::remove_all(p.dir);
@@ -49,7 +53,7 @@ Page sweep(const std::string& name) {
   std::vector<SweepRun> runs;
   for (double skew : {0.0, 5.0})
     for (int seed = 0; seed < 2; ++seed) {
-      runs.push_back({"basic", skew, run(skew > 0 ? 1 + 2 * seed : 0)});
+      runs.push_back({basic, skew, run(skew > 0 ? 1 + 2 * seed : 0)});
       runs.push_back({"lua", skew, run(0)});
     }
   runs.back().summary.liveness = Verdict::invalid;  // lua at 5 ms, seed 2: a stall
@@ -149,7 +153,7 @@ TEST(SweepReport, InlinesTheChartsAndLoadsNothing) {
             std::string::npos);
   EXPECT_EQ(html.find("<?xml"), std::string::npos);
   EXPECT_EQ(html.find("src="), std::string::npos);
-  EXPECT_EQ(html.find("http"), std::string::npos);
+  EXPECT_FALSE(std::regex_search(html, std::regex("https?:")));
 }
 
 TEST(SweepReport, LeavesOutChartsNotDrawnForThisSweep) {
@@ -166,6 +170,58 @@ TEST(SweepReport, CaptionNamesTheContextButNotTheSweptParameter) {
             "10 clients, limit 2, delay uniform:0ms..1ms, timeout 10s, hold fixed:50ms, 1s runs, 2 seeds per point");
   EXPECT_EQ(sweep_caption(options, "clients", 1),
             "limit 2, skew fixed:0ms, delay uniform:0ms..1ms, timeout 10s, hold fixed:50ms, 1s runs, 1 seed per point");
+}
+
+// Markup that would run, load or comment out, in a file name, a folder name, an option's value.
+const std::string kHostile = "<img src=x onerror=\"document.title='XSS'\"><script>x</script><!--&amp;";
+const std::string kEscaped =
+    "&lt;img src=x onerror=&quot;document.title='XSS'&quot;&gt;&lt;script&gt;x&lt;/script&gt;&lt;!--&amp;amp;";
+
+// Every text of the page from the sweep, hostile: a variant's name (a script variant's file),
+// the command (its --out), the options (a scenario's file), the Redis, the version, why it is
+// partial, the caption, where the definitions are.
+Page hostile_sweep(const std::string& name) {
+  Page p = sweep(name, "script:" + kHostile + ".ini");
+  for (std::string* text : {&p.report.command, &p.report.options, &p.report.redis, &p.report.semsim_version,
+                            &p.report.partial, &p.report.caption, &p.report.definitions})
+    *text += kHostile;
+  p.report.parameter += kHostile;
+  return p;
+}
+
+TEST(SweepReport, EveryTextOfTheSweepReachesThePageAsText) {
+  const std::string html = hostile_sweep("report_hostile").html();
+  for (const char* markup : {"<img", "<script", "<!--", "onerror=\""})
+    EXPECT_EQ(html.find(markup), std::string::npos) << markup;
+  EXPECT_NE(html.find("<th class=variant>script:" + kEscaped + ".ini</th>"), std::string::npos);
+  EXPECT_NE(html.find("<pre>semsim compare --variants basic,lua --skews 0,5ms" + kEscaped + "</pre>"), std::string::npos);
+  EXPECT_NE(html.find("<b>" + kEscaped + "</b>"), std::string::npos);  // partial
+  EXPECT_NE(html.find("<a href=\"file:///usr/share/doc/semsim/reports/DEFINITIONS.md" + kEscaped + "\">"), std::string::npos);
+}
+
+TEST(SweepReport, ItsPolicyRunsNoScriptAndOnlyItsOwnStyle) {
+  const std::string html = sweep("report_policy").html();
+  const std::size_t style = html.find("<style>") + 7;
+  EXPECT_NE(html.find("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'none'; "
+                      "style-src 'sha256-" + sha256_base64(html.substr(style, html.find("</style>") - style)) +
+                      "'; base-uri 'none'; form-action 'none'\">"),
+            std::string::npos);
+  EXPECT_LT(html.find("Content-Security-Policy"), style);
+  EXPECT_FALSE(std::regex_search(html, std::regex("<[^>]*\\s(on[a-z]+|style)\\s*=")));
+}
+
+TEST(SweepReport, ChartTextFromTheDataIsEscapedByGnuplot) {
+  std::ostringstream warn;
+  if (!find_gnuplot(warn).available) GTEST_SKIP() << "gnuplot not installed";
+  Page p = hostile_sweep("report_hostile_charts");
+  ASSERT_TRUE(draw_comparison_charts(p.report.stats, "skew (ms)" + kHostile, p.dir.string(), warn, p.report.caption));
+  const std::string html = p.html();
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  for (const char* markup : {"<img", "<script", "<!--"}) EXPECT_EQ(html.find(markup), std::string::npos) << markup;
+  // In a legend, and in the caption under each title.
+  EXPECT_NE(html.find("<text>script:&lt;img src=x onerror=\"document.title='XSS'\">&lt;script>x&lt;/script>&lt;!--&amp;amp;.ini"
+                      "</text>"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "reports/outputs/analysis.h"
+#include "reports/outputs/page_safety.h"
 #include "tests/reports/history_builder.h"
 #include "tests/reports/synthetic_history.h"
 
@@ -96,12 +97,66 @@ TEST(Timeline, IsOnePageWithItsControlsAndNothingFromTheNetwork) {
   EXPECT_EQ(html.find("</script>", html.find("id=\"data\"")), html.find("</script>", html.find("id=\"data\"")));
 }
 
-TEST(Timeline, AVariantNameCannotBreakOutOfTheData) {
+// Markup in every text of a history the page shows: the run row's variant, a fault's detail, and
+// the mode (which the checker refuses: the page does not count on that).
+std::string hostile_page(const std::string& name) {
   std::vector<Event> events = every_mark();
-  events.front().detail = "variant=\"script:</script><b>x\" mode=virtual seed=7 clients=3 limit=1 duration_ms=1000 timeout_ms=100";
-  const std::string html = page_of(events, "timeline_escape");
-  EXPECT_NE(html.find("\"variant\":\"script:\\u003c/script>\\u003cb>x\""), std::string::npos);
-  EXPECT_NE(html.find("<title>semsim timeline: script:&lt;/script&gt;&lt;b&gt;x</title>"), std::string::npos);
+  events.front().detail = "variant=\"script:</script><script>document.title='XSS'</script>\" mode=virtual seed=7 "
+                          "clients=3 limit=1 duration_ms=1000 timeout_ms=100";
+  for (Event& e : events)
+    if (e.op == Op::redis_pause) e.detail = "length_us=20000 note=\"<svg onload=alert(1)> <!-- \\\"'& \u2028\u2029\"";
+  const std::string dir = history_dir(events, name);
+  Summary s = analyze_history(dir + "/history.csv");
+  s.mode = "<img src=x onerror=\"document.title='XSS'\">";
+  write_timeline_html(dir + "/history.csv", dir + "/timeline.html", s);
+  return slurp(dir + "/timeline.html");
+}
+
+TEST(Timeline, TheHistorysTextsReachThePageAsDataNotMarkup) {
+  const std::string html = hostile_page("timeline_escape");
+  for (const char* markup : {"<img", "<svg onload", "</script><script>document", "<!-- ", "\u2028", "\u2029"})
+    EXPECT_EQ(html.find(markup), std::string::npos) << markup;
+  EXPECT_NE(html.find(R"("variant":"script:\u003c/script\u003e\u003cscript\u003edocument.title='XSS'\u003c/script\u003e")"),
+            std::string::npos);
+  EXPECT_NE(html.find(R"("mode":"\u003cimg src=x onerror=\"document.title='XSS'\"\u003e")"), std::string::npos);
+  EXPECT_NE(html.find(R"(note=\"\u003csvg onload=alert(1)\u003e \u003c!-- \\\"'\u0026 \u2028\u2029\"")"), std::string::npos);
+  EXPECT_NE(html.find("<title>semsim timeline: script:&lt;/script&gt;&lt;script&gt;document.title='XSS'&lt;/script&gt;</title>"),
+            std::string::npos);
+  // Two script elements: the data, and the page's own, which builds its elements from the data
+  // with createElementNS, textContent and setAttribute, never by parsing text as HTML.
+  std::size_t scripts = 0;
+  for (std::size_t at = html.find("<script"); at != std::string::npos; at = html.find("<script", at + 1)) ++scripts;
+  EXPECT_EQ(scripts, 2u);
+  for (const char* parser : {"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "DOMParser", "eval("})
+    EXPECT_EQ(html.find(parser), std::string::npos) << parser;
+}
+
+// The text of the first element `tag` (<style>, <script>) after `from`.
+std::string element_text(const std::string& html, const std::string& tag, std::size_t from = 0) {
+  const std::size_t a = html.find("<" + tag + ">", from) + tag.size() + 2;
+  return html.substr(a, html.find("</" + tag + ">", a) - a);
+}
+
+TEST(Timeline, ItsPolicyRunsItsOwnScriptAndStyleAndNothingElse) {
+  const std::string html = hostile_page("timeline_policy");
+  std::smatch policy;
+  ASSERT_TRUE(std::regex_search(html, policy, std::regex("<meta http-equiv=\"Content-Security-Policy\" content=\"([^\"]*)\">")));
+  const std::string script = element_text(html, "script", html.find("id=\"data\""));
+  EXPECT_EQ(policy[1].str(), "default-src 'none'; script-src 'sha256-" + sha256_base64(script) + "'; style-src 'sha256-" +
+                                 sha256_base64(element_text(html, "style")) + "'; base-uri 'none'; form-action 'none'");
+  // First in <head>: a policy in a meta element covers only what follows it.
+  EXPECT_LT(static_cast<std::size_t>(policy.position(0)), html.find("<style>"));
+  // No inline handler or style attribute in the markup, which the policy would refuse.
+  std::string markup = html;
+  for (const std::string tag : {"script", "style"})
+    for (std::size_t a = markup.find("<" + tag); a != std::string::npos; a = markup.find("<" + tag, a + 1))
+      markup.erase(a, markup.find("</" + tag + ">", a) - a);
+  EXPECT_FALSE(std::regex_search(markup, std::regex("<[^>]*\\s(on[a-z]+|style)\\s*=")));
+  EXPECT_NE(markup.find("<p class=\"help\">"), std::string::npos);
+}
+
+TEST(Timeline, TheSameHistoryGivesTheSamePageByteForByte) {
+  EXPECT_EQ(hostile_page("timeline_same_a"), hostile_page("timeline_same_b"));
 }
 
 TEST(Timeline, SaysHowManyClientsWereLeftOut) {

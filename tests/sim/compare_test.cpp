@@ -156,7 +156,8 @@ TEST(Compare, EveryVariantIsCheckedBeforeTheFirstRun) {
 TEST(Compare, AnInterruptedSweepKeepsWhatFinishedMarkedPartial) {
   const fs::path out = scratch("interrupted");
   const std::string command = std::string(SEMSIM_BINARY) + " compare --variants basic --skews 0,1ms --seeds 5000 "
-                              "--duration 100ms --jobs 1 --no-charts --out " + out.string() + " >/dev/null 2>" +
+                              "--duration 100ms --jobs 1 --no-charts --out " + out.string() + " >" + out.string() +
+                              ".out 2>" +
                               (out.string() + ".err") + " & pid=$!; "
                               "for i in $(seq 300); do ls " + out.string() + "/*/seed-*/summary.csv >/dev/null 2>&1 && break; "
                               "sleep 0.1; done; sleep 0.5; kill -INT $pid; wait $pid";
@@ -170,6 +171,36 @@ TEST(Compare, AnInterruptedSweepKeepsWhatFinishedMarkedPartial) {
   EXPECT_NE(slurp(out / "report.html").find("<p id=\"partial\"><b>partial: the sweep stopped early (interrupted by SIGINT)"),
             std::string::npos);
   EXPECT_NE(slurp(out.string() + ".err").find("runs finished"), std::string::npos);
+  // The result's first line (after the per-run progress lines) says it is partial, and the
+  // verdict table says "safe" of the runs made, not "in every run".
+  std::istringstream printed(slurp(out.string() + ".out"));
+  std::string line;
+  while (std::getline(printed, line) && line.starts_with("[")) {
+  }
+  EXPECT_TRUE(line.starts_with("PARTIAL: the sweep stopped early (interrupted by SIGINT); ")) << line;
+  const std::string report = slurp(out / "report.html");
+  EXPECT_NE(report.find("Verdicts (PARTIAL"), std::string::npos);
+  EXPECT_EQ(report.find("<small>in every run</small>"), std::string::npos);
+}
+
+// Each variant of --variants runs with the options `semsim run --variant V` takes: --masters 3 is
+// Redlock's, not refused by the default --variant's one Redis; a lock runs with --limit 1.
+TEST(Compare, EachVariantIsCheckedAndRunWithItsOwnOptions) {
+  const fs::path out = scratch("masters");
+  std::string err;
+  ASSERT_EQ(semsim("compare --variants redlock --masters 3 --skews 0,1ms --seeds 1 --clients 3 --duration 300ms "
+                   "--jobs 1 --no-charts --out " + out.string(), &err),
+            0)
+      << err;
+  const std::string ini = slurp(out / "redlock-skew-0" / "seed-1" / "run.ini");
+  EXPECT_NE(ini.find("masters = 3\n"), std::string::npos) << ini;
+  EXPECT_NE(ini.find("limit = 1\n"), std::string::npos) << ini;
+  // A one-Redis variant among them is refused by its own name, before any run.
+  const fs::path mixed = scratch("masters_mixed");
+  EXPECT_EQ(semsim("compare --variants redlock,basic --masters 3 --skews 0 --seeds 1 --out " + mixed.string(), &err), 2);
+  EXPECT_NE(err.find("variant basic runs on one Redis"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(mixed));
+  fs::remove_all(out);
 }
 
 }  // namespace

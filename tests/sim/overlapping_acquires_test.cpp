@@ -89,9 +89,9 @@ TEST(OverlappingAcquires, EachPermitOfAClientIsReleasedAfterItsOwnHold) {
   }
 }
 
-TEST(OverlappingAcquires, AScriptedReleaseActsOnThePermitGrantedLast) {
-  // Client 1 holds the permits of 0 ms and 10 ms; the release row at 20 ms releases the second,
-  // and the first is held to its end at 500 ms.
+TEST(OverlappingAcquires, AScriptedReleaseActsOnThePermitGrantedFirst) {
+  // Client 1 holds the permits of 0 ms and 10 ms; the release row at 20 ms releases the first,
+  // and the second is held to its end at 510 ms.
   const fs::path d = folder("release_last");
   ASSERT_EQ(run_plan(d, "0ms,1,acquire,500ms\n10ms,1,acquire,500ms\n20ms,1,release,\n", "--clients 1"), 0);
   std::vector<std::string> granted;
@@ -102,8 +102,8 @@ TEST(OverlappingAcquires, AScriptedReleaseActsOnThePermitGrantedLast) {
     if (e.op == Op::release && e.phase == Phase::invoke) released_at[e.identifier] = e.true_us;
   }
   ASSERT_EQ(granted.size(), 2u);
-  EXPECT_EQ(released_at[granted[1]], 20'000);
-  EXPECT_EQ(released_at[granted[0]], 500'000);
+  EXPECT_EQ(released_at[granted[0]], 20'000);
+  EXPECT_EQ(released_at[granted[1]], 510'000);
 }
 
 }  // namespace

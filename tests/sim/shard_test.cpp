@@ -134,13 +134,104 @@ TEST_F(ShardedCompare, AMissingShardIsNamedOrWithPartialReported) {
   EXPECT_EQ(semsim("merge " + shard(1).string() + " " + shard(3).string() + " --out " + (dir() / "gap").string(), &log), 2);
   EXPECT_NE(log.find("shard 2/3"), std::string::npos) << log;
   EXPECT_FALSE(fs::exists(dir() / "gap" / "compare_skew.csv"));
+  // --partial: merged, and said to be partial in the first line, the report and the exit code.
   ASSERT_EQ(semsim("merge " + shard(1).string() + " " + shard(3).string() + " --partial --out " +
                    (dir() / "partial").string(), &log),
+            4)
+      << log;
+  EXPECT_TRUE(log.starts_with("PARTIAL: shard 2/3 not given")) << log;
+  EXPECT_NE(log.find("merged 8 runs from 2 shards (of the sweep's 12 runs: partial)"), std::string::npos) << log;
+  EXPECT_EQ(data_rows(dir() / "partial" / "compare_skew.csv"), 8u);
+  const std::string report = slurp(dir() / "partial" / "report.html");
+  EXPECT_NE(report.find("<p id=\"partial\">"), std::string::npos);
+  EXPECT_NE(report.find("Verdicts (PARTIAL"), std::string::npos);
+  EXPECT_EQ(report.find("<small>in every run</small>"), std::string::npos) << "a whole-sweep sentence over 8 of 12 runs";
+  // Every shard given: not partial, whatever --partial says.
+  EXPECT_EQ(semsim("merge " + shard(1).string() + " " + shard(2).string() + " " + shard(3).string() +
+                   " --partial --out " + (dir() / "all").string(), &log),
             0)
       << log;
-  EXPECT_NE(log.find("PARTIAL: shard 2/3 not given: 8 of the sweep's 12 runs"), std::string::npos) << log;
-  EXPECT_EQ(data_rows(dir() / "partial" / "compare_skew.csv"), 8u);
-  EXPECT_NE(slurp(dir() / "partial" / "report.html").find("partial"), std::string::npos);
+}
+
+// A copy of a shard to tamper with.
+fs::path copy_of(const fs::path& shard, const fs::path& to) {
+  fs::remove_all(to);
+  fs::create_directories(to.parent_path());
+  fs::copy(shard, to, fs::copy_options::recursive);
+  return to;
+}
+
+void replace_in(const fs::path& file, const std::string& from, const std::string& to) {
+  std::string text = slurp(file);
+  const std::size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  text.replace(at, from.size(), to);
+  std::ofstream(file) << text;
+}
+
+TEST_F(ShardedCompare, AManifestNamingAFolderOutsideItsShardIsRefusedAndNothingIsWrittenOutsideOut) {
+  const fs::path t = dir() / "dotdot";
+  fs::remove_all(t);
+  const fs::path bad = copy_of(shard(1), t / "shards" / "s1");
+  // The run's folder named as ../../victim: read from t/victim (beside the shards), written to
+  // t/out/victim (beside --out, t/out/merged/../../victim), a user's file there overwritten.
+  replace_in(bad / "shard.ini", ",basic-skew-0/seed-11,", ",../../victim,");
+  fs::create_directories(t / "victim");
+  fs::create_directories(t / "out" / "victim");
+  std::ofstream(t / "victim" / "history.csv") << "from outside the shard\n";
+  std::ofstream(t / "out" / "victim" / "history.csv") << "precious\n";
+  const std::string merge =
+      "merge " + bad.string() + " " + shard(2).string() + " " + shard(3).string() + " --out " + (t / "out" / "c" / "merged").string();
+  std::string log;
+  EXPECT_EQ(semsim(merge, &log), 2);
+  EXPECT_NE(log.find((bad / "shard.ini").string() + ": run 1: its folder = ../../victim: a `..` segment"),
+            std::string::npos)
+      << log;
+  EXPECT_EQ(slurp(t / "out" / "victim" / "history.csv"), "precious\n");
+  EXPECT_FALSE(fs::exists(t / "out" / "c" / "merged" / "compare_skew.csv")) << "written before every shard was checked";
+  // An absolute folder too.
+  replace_in(bad / "shard.ini", ",../../victim,", "," + (t / "victim").string() + ",");
+  EXPECT_EQ(semsim(merge, &log), 2);
+  EXPECT_NE(log.find("an absolute path"), std::string::npos) << log;
+}
+
+TEST_F(ShardedCompare, ASymbolicLinkInAShardIsNeitherFollowedNorCopied) {
+  const fs::path t = dir() / "links";
+  fs::remove_all(t);
+  fs::create_directories(t);
+  std::ofstream(t / "secret.txt") << "TOP-SECRET\n";
+  const fs::path bad = copy_of(shard(1), t / "s1");
+  fs::remove(bad / "basic-skew-0" / "seed-11" / "run.ini");
+  fs::create_symlink(t / "secret.txt", bad / "basic-skew-0" / "seed-11" / "run.ini");
+  std::string log;
+  EXPECT_EQ(semsim("merge " + bad.string() + " " + shard(2).string() + " " + shard(3).string() + " --out " +
+                   (t / "merged").string(), &log),
+            2);
+  EXPECT_NE(log.find((bad / "basic-skew-0" / "seed-11" / "run.ini").string() + "' is a symbolic link"), std::string::npos)
+      << log;
+  EXPECT_FALSE(fs::exists(t / "merged" / "basic-skew-0" / "seed-11" / "run.ini"));
+  EXPECT_EQ(log.find("TOP-SECRET"), std::string::npos);
+  // shard.ini itself a link: not read (its lines would be quoted in the error).
+  const fs::path manifest_link = copy_of(shard(1), t / "s1m");
+  fs::remove(manifest_link / "shard.ini");
+  fs::create_symlink(t / "secret.txt", manifest_link / "shard.ini");
+  EXPECT_EQ(semsim("merge " + manifest_link.string() + " " + shard(2).string() + " --out " + (t / "m2").string(), &log), 2);
+  EXPECT_NE(log.find("shard.ini' is a symbolic link"), std::string::npos) << log;
+  EXPECT_EQ(log.find("TOP-SECRET"), std::string::npos) << log;
+}
+
+TEST_F(ShardedCompare, MergeWritesThroughNoLinkInItsOut) {
+  const fs::path t = dir() / "outlink";
+  fs::remove_all(t);
+  fs::create_directories(t / "out");
+  std::ofstream(t / "victim.html") << "precious\n";
+  fs::create_symlink(t / "victim.html", t / "out" / "report.html");
+  std::string log;
+  EXPECT_EQ(semsim("merge " + shard(1).string() + " " + shard(2).string() + " " + shard(3).string() + " --out " +
+                   (t / "out").string(), &log),
+            2);
+  EXPECT_NE(log.find("report.html' is a symbolic link"), std::string::npos) << log;
+  EXPECT_EQ(slurp(t / "victim.html"), "precious\n");
 }
 
 TEST_F(ShardedCompare, AShardOfOtherOptionsRefusesToMerge) {
@@ -215,11 +306,15 @@ TEST(ShardedCheck, ACleanSearchMergesToNoViolationAndAMissingShardIsNamed) {
   EXPECT_NE(log.find("cases run: 12 by the shards together"), std::string::npos) << log;
   EXPECT_EQ(semsim("merge " + (dir / "s1").string() + " " + (dir / "s2").string() + " --out " + (dir / "gap").string(), &log), 2);
   EXPECT_NE(log.find("shard 3/3"), std::string::npos) << log;
-  // --partial: the cases of the missing shard are named, the verdict is that of the cases judged.
+  // --partial: the cases of the missing shard are named, the verdict is that of the cases judged,
+  // said to be partial first and in the exit code; never "no violation in 12 cases".
   EXPECT_EQ(semsim("merge " + (dir / "s1").string() + " " + (dir / "s2").string() + " --partial --out " +
                    (dir / "partial").string(), &log),
-            0);
+            4);
+  EXPECT_TRUE(log.starts_with("PARTIAL: the shards judged 8 of the search's 12 cases")) << log;
   EXPECT_NE(log.find("shard 3/3: 4 cases from #3 (missing)"), std::string::npos) << log;
+  EXPECT_NE(log.find("no violation in the 8 of the search's 12 cases judged"), std::string::npos) << log;
+  EXPECT_EQ(log.find("no violation in 12 cases"), std::string::npos) << log;
 }
 
 }  // namespace

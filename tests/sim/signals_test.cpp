@@ -68,7 +68,8 @@ TEST(Signals, ASigintWhileTheFilesAreReadIsNotLost) {
 // check interrupted: what it searched so far, and no case folder left behind.
 TEST(Signals, AnInterruptedCheckSaysHowFarItGotAndRemovesItsCaseFolders) {
   const fs::path dir = scratch("check");
-  EXPECT_EQ(bash("$S check --variant lua --cases 100000 --jobs 2 --out " + (dir / "out").string() + " >/dev/null 2>" +
+  EXPECT_EQ(bash("$S check --variant lua --cases 100000 --jobs 2 --out " + (dir / "out").string() + " >" +
+                 (dir / "stdout").string() + " 2>" +
                  (dir / "err").string() + " & pid=$!\n"
                  "for i in $(seq 300); do ls -d " + (dir / "out").string() + "/case* >/dev/null 2>&1 && break; sleep 0.1; done\n"
                  "sleep 1; kill -INT $pid; wait $pid\n"),
@@ -77,6 +78,12 @@ TEST(Signals, AnInterruptedCheckSaysHowFarItGotAndRemovesItsCaseFolders) {
   EXPECT_NE(err.find("semsim check: interrupted after "), std::string::npos) << err;
   EXPECT_NE(err.find(" cases, no violation so far"), std::string::npos) << err;
   EXPECT_EQ(err.find("preparation"), std::string::npos) << err;
+  // The result (after the plan) is said to be partial first, and no whole-search sentence is printed.
+  const std::string printed = slurp(dir / "stdout");
+  const std::size_t result = printed.find("\nPARTIAL: interrupted after ");
+  EXPECT_NE(result, std::string::npos) << printed;
+  EXPECT_NE(printed.find(" of 100000 cases, no violation so far", result), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("no violation in"), std::string::npos) << printed;
   for (const auto& entry : fs::directory_iterator(dir / "out"))
     EXPECT_FALSE(entry.path().filename().string().starts_with("case")) << entry.path();
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A user's Redis keeps its data (docs/your-redis.md): no script word may name a key outside the
-# run's prefix (COMMAND GETKEYS asks the server which words are keys; refused before anything is
-# sent, exit 2, naming the file, the line and the key); a run killed with SIGKILL leaves keys that
+# run's prefix, and a command must be a data command (Redis 7.0's command table says which words
+# are keys and which commands are @admin or @dangerous; refused before anything is sent, exit 2,
+# naming the file, the line and the key or command); a run killed with SIGKILL leaves keys that
 # expire, and says its prefix in run.ini and in the history's run row; a script that never returns
 # is killed (SCRIPT KILL, said on stderr), and the server answers again.
 #   user_redis_safety_test.sh PATH/TO/semsim
@@ -35,7 +36,10 @@ done <<'CASES'
 setup.command = DEL {key} app:z|'app:z' is a key outside
 release.command = DEL {key} app:z|'app:z' is a key outside
 setup.command = MSET {key} 1 app:z x|'app:z' is a key outside
-setup.command = SORT {key} STORE app:z|'app:z' is a key outside
+setup.command = SORT {key} STORE app:z|SORT is a dangerous command
+setup.command = ZUNIONSTORE {key} 2 {key:a} app:z|'app:z' is a key outside
+setup.command = REPLICAOF {key} 6379|REPLICAOF is an admin command
+setup.command = CONFIG {key} requirepass x|CONFIG .* is not a subcommand
 setup.command = RENAME {key} app:z|'app:z' is a key outside
 setup.command = EVAL "redis.call('del','app:z')" 0|EVAL runs a script
 setup.command = COPY {key} {key:x} DB 1|COPY reaches another database
@@ -62,6 +66,28 @@ prefix=$(echo "$left" | head -1 | cut -d: -f1-2):
 grep -q "^# keys under $prefix" "$dir/k9/run.ini" || fail "run.ini does not name the prefix $prefix"
 head -2 "$dir/k9/history.csv" | grep -q "prefix=$prefix" || fail "the history's run row does not name the prefix $prefix"
 cli --scan --pattern 'semsim:*' | xargs -r redis-cli -s "$sock" unlink >/dev/null
+
+# SIGKILL again, under a script that makes keys inside Lua (names no request carries, one of them
+# with a library's prefix before the run's): the net's watcher gives them the expiry, even those
+# made in the last second, and then exits.
+printf '%s\n' "redis.call('SET', KEYS[1] .. ':made-in-lua:' .. ARGV[1], 1)" \
+  "redis.call('SET', 'lib:' .. KEYS[1] .. ':' .. ARGV[1], 1)" 'return 1' >"$dir/makes.lua"
+printf '%s\n' 'acquire = makes.lua' 'acquire.keys = {key}' 'acquire.args = {id}' 'acquire.granted = 1' \
+  'acquire.refused = 0' 'release.command = DEL {key}' 'release.ok = 0 1' 'release.missing = nil' >"$dir/makes.ini"
+for at in 0.4 1.2; do
+  "$semsim" run --variant "script:$dir/makes.ini" --redis "unix://$sock" --mode paced --clients 4 --hold fixed:5ms \
+    --think fixed:5ms --duration 60s --no-charts --out "$dir/lua-k9" >"$dir/lua-k9.log" 2>&1 & kpid=$!
+  sleep $at; kill -KILL $kpid; wait $kpid 2>/dev/null; kpid=
+  sleep 1
+  made=$(cli --scan --pattern '*semsim:*')
+  [ -n "$made" ] || fail "SIGKILL at $at s: the script made no keys ($(tail -1 "$dir/lua-k9.log"))"
+  echo "$made" | grep -q '^lib:' || fail "SIGKILL at $at s: no library-prefixed key was made"
+  without=0
+  for k in $made; do [ "$(cli ttl "$k")" -gt 0 ] || without=$((without + 1)); done
+  [ "$without" = 0 ] || fail "SIGKILL at $at s: $without of $(echo "$made" | wc -l) keys made inside Lua have no expiry"
+  pgrep -f 'semsim key-net-watch' >/dev/null && fail "the key net's watcher outlived its last look"
+  cli --scan --pattern '*semsim:*' | xargs -r redis-cli -s "$sock" unlink >/dev/null
+done
 
 # A script that never returns: SCRIPT KILL, said, and the server answers again.
 echo 'while true do end' >"$dir/forever.lua"

@@ -34,7 +34,25 @@ TEST(DriverRealTimeReport, CsvHasAHeaderAndOneRowOfTheSameWidth) {
   r.lag_max_us = 2'500;
   const auto fields = [](const std::string& s) { return std::count(s.begin(), s.end(), ',') + 1; };
   EXPECT_EQ(fields(real_time_csv_header()), fields(real_time_csv_row(r)));
-  EXPECT_EQ(real_time_csv_row(r), "3,0.0,0.0,2.5,0,0.0,0.0,0,0.0,0,0");
+  EXPECT_EQ(real_time_csv_row(r), "3,0.0,0.0,2.5,0,0.0,0.0,0,0.0,0,0,0,0");
+  r.never_ran = 2;
+  r.overtaken = 1;
+  EXPECT_EQ(real_time_csv_row(r), "3,0.0,0.0,2.5,0,0.0,0.0,0,0.0,0,0,2,1");
+}
+
+// A run with a planned command that never started, or one a later fault overtook, did not go as
+// planned, and says which came first.
+TEST(DriverRealTimeReport, APlannedCommandNeverStartedOrOvertakenIsNotAsPlanned) {
+  RealTimeReport r;
+  EXPECT_TRUE(as_planned(r));
+  EXPECT_EQ(why_not_as_planned(r), "");
+  r.overtaken = 1;
+  r.first_off_plan = "client 1's acquire c1-1, due at 0 ms, had not started when its planned pause came at 50 ms";
+  EXPECT_FALSE(as_planned(r));
+  EXPECT_EQ(why_not_as_planned(r), "1 started only after a later fault of its client's plan (the first: " + r.first_off_plan + ")");
+  r.never_ran = 2;
+  EXPECT_EQ(why_not_as_planned(r).rfind("2 planned command(s) never started, 1 started only after", 0), 0u);
+  EXPECT_NE(describe(r).find("; NOT AS PLANNED: 2 planned"), std::string::npos);
 }
 
 }  // namespace

@@ -16,5 +16,12 @@ TEST(ExitCodes, SafetyAndLivenessHaveDistinctCodesAndCleanIsZero) {
   EXPECT_EQ(kExitInterrupted, 130);
 }
 
+// merge --partial: a result over part of the shards is none of the others (docs/contract.md).
+TEST(ExitCodes, APartialResultHasACodeOfItsOwn) {
+  EXPECT_EQ(kExitPartial, 4);
+  for (const int other : {kExitOk, kExitFinding, kExitBadInput, kExitLivenessOnly, kExitInterrupted})
+    EXPECT_NE(kExitPartial, other);
+}
+
 }  // namespace
 }  // namespace semsim

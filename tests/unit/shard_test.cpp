@@ -65,6 +65,19 @@ TEST(ShardManifest, ValuesKeepEveryCharacterAndKeysMayRepeat) {
   EXPECT_THROW(back.get("report", "nothing"), std::invalid_argument);
 }
 
+// compare and check writing anew into a folder remove an older shard's manifest, and only one
+// that semsim wrote: a user's own shard.ini stays (semsim deletes only what it made).
+TEST(ShardManifest, OnlyAManifestSemsimWroteIsRemovedFromAnOut) {
+  const fs::path dir = scratch("older");
+  fs::create_directories(dir);
+  shard_manifest("check", {1, 2}, "embedded", "7.0.15").write(dir.string());
+  remove_older_manifest(dir.string());
+  EXPECT_FALSE(fs::exists(dir / "shard.ini"));
+  std::ofstream(dir / "shard.ini") << "[mine]\nkeep = yes\n";
+  remove_older_manifest(dir.string());
+  EXPECT_TRUE(fs::exists(dir / "shard.ini"));
+}
+
 TEST(ShardManifest, AFolderWithoutOneOrABadLineIsNamed) {
   const fs::path dir = scratch("bad");
   try {
