@@ -181,23 +181,24 @@ void Checker::add_other(const Event& e) {
     leases_.add(e);
   }
   switch (e.op) {
-    case Op::release:
-      if (e.phase == Phase::invoke) holds_.end(e.client);
-      if (e.phase == Phase::invoke && masters_ > 1) votes_.ended(e.client);
+    case Op::release:  // the invoke ends the hold of the permit it names
+      if (e.phase == Phase::invoke) holds_.end(e.client, e.identifier);
+      if (e.phase == Phase::invoke && masters_ > 1) votes_.ended(e.client, e.identifier);
       break;
     case Op::refresh:
-      if (e.phase == Phase::fail) holds_.end(e.client);
-      if (masters_ > 1 && e.phase == Phase::fail) votes_.ended(e.client);
+      if (e.phase == Phase::fail) holds_.end(e.client, e.identifier);
+      if (masters_ > 1 && e.phase == Phase::fail) votes_.ended(e.client, e.identifier);
       if (masters_ > 1 && e.phase == Phase::ok && !driver_) on_votes(e);
       break;
-    case Op::crash:
-      holds_.end(e.client);
-      if (masters_ > 1) votes_.ended(e.client);
+    case Op::crash:  // every permit of the client and every acquire it had pending end
+      holds_.crashed(e.client);
+      if (masters_ > 1) votes_.crashed(e.client);
       leases_.crashed(e.client);
       waits_.crashed(e.client, e.true_us);
-      liveness_.acquire_settled(e.client);
-      if (c.pending) fifo_.abandoned(e.client);
-      c.pending = false;
+      liveness_.crashed(e.client);
+      fifo_.crashed(e.client);
+      if (c.pending > 1) later_invokes_.erase(e.client);
+      c.pending = 0;
       break;
     case Op::done:
       waits_.stopped_wanting(e.client, e.true_us);
@@ -235,44 +236,57 @@ void Checker::add_other(const Event& e) {
   if (e.phase == Phase::invoke) {
     ++meta_.acquires;
     ++c.attempts;
-    c.pending = true;
-    c.invoke_us = t;
+    if (c.pending++ == 0) c.invoke_us = t;
+    else later_invoke(e.client, t);
     c.offset_sum_us += static_cast<double>(e.client_us) - static_cast<double>(t);
     fifo_.invoked(row.fifo, e.client, static_cast<std::uint64_t>(c.attempts), t);
-    if (!row.waits.waiting) liveness_.acquire_invoked(e.client, t);
+    liveness_.acquire_invoked(row.liveness, e.client, t, row.waits.waiting);
     return;
   }
-  // An outcome without a recorded invoke (a truncated start) counts, without a latency.
+  // The outcome of the client's earliest pending acquire. One without a recorded invoke (a
+  // truncated start) counts, without a latency.
+  const bool paired = c.pending > 0;
+  const std::int64_t invoke_us = paired ? take_invoke(c, e.client) : t;
   if (e.phase == Phase::ok) {
     ++meta_.granted;
     ++c.granted;
     holds_.grant(e.client, t, e.identifier, e.client_us - e.true_us);
     if (masters_ > 1 && !driver_) on_votes(e);
     waits_.granted(e.client, t);
-    liveness_.acquire_settled(e.client);
+    liveness_.acquire_settled(row.liveness);
     granted_now_ = true;
-    if (c.pending) {
-      latency_.add(t - c.invoke_us);
-      fifo_.admitted(e.client, c.invoke_us);
+    if (paired) {
+      latency_.add(t - invoke_us);
+      fifo_.admitted(e.client, invoke_us);
     }
   } else if (e.phase == Phase::fail) {
     ++meta_.rejected;
     ++c.rejected;
-    std::int64_t invoke_us = c.pending ? c.invoke_us : t;
-    if (c.pending) {
-      latency_.add(t - c.invoke_us);
-      fifo_.rejected(row.fifo, e.client, c.invoke_us, t);
+    const bool starts_wait = !row.waits.waiting;
+    if (paired) {
+      latency_.add(t - invoke_us);
+      fifo_.rejected(row.fifo, e.client, invoke_us, t);
     }
     waits_.rejected(row.waits, invoke_us);
-    liveness_.acquire_refused(row.liveness, e.client);
+    liveness_.acquire_refused(row.liveness, invoke_us, starts_wait);
   } else {  // info: may have been granted
     ++meta_.acquire_unknown;
     ++c.unknown;
     holds_.possible(e.client);
-    liveness_.acquire_settled(e.client);
-    if (c.pending) fifo_.abandoned(e.client);
+    liveness_.acquire_settled(row.liveness);
+    if (paired) fifo_.abandoned(e.client);
   }
-  c.pending = false;
+}
+
+void Checker::later_invoke(int client, std::int64_t t_us) {
+  later_invokes_[client].push_back(t_us);
+}
+
+void Checker::next_invoke(ClientState& c, int client) {
+  std::deque<std::int64_t>& later = later_invokes_[client];
+  c.invoke_us = later.front();
+  later.pop_front();
+  if (later.empty()) later_invokes_.erase(client);
 }
 
 // detail "admitted=A believers=B stale=S": S clients believed they held a permit that was not
@@ -322,7 +336,7 @@ void Checker::on_server_fault(const Event& e) {
 // The masters an acquire or refresh ok names (granted=, reacquired=).
 void Checker::on_votes(const Event& e) {
   try {
-    votes_.granted(e.client, e.true_us, e.detail);
+    votes_.granted(e.client, e.identifier, e.true_us, e.detail);
   } catch (const std::invalid_argument& err) {
     throw HistoryError("seq " + std::to_string(e.seq) + ": " + std::string(to_string(e.op)) + " ok row: " + err.what());
   }

@@ -8,8 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "reports/checks/fifo.h"
@@ -64,7 +66,10 @@ class Checker {
  private:
   // The checker's own part of a client's row.
   struct ClientState {
-    bool pending = false;  // between acquire invoke and its outcome
+    // Acquires invoked without an outcome yet: an outcome pairs with the earliest (first in,
+    // first out). The earliest one's invoke is here; the others' (overlapping acquires, rare) in
+    // later_invokes_.
+    std::uint32_t pending = 0;
     std::int64_t invoke_us = 0;
     double offset_sum_us = 0;  // a double: a sum of many large offsets must not overflow
     // ClientStats's. attempts also names the pending acquire to the FIFO tracker (1, 2, ...).
@@ -91,6 +96,14 @@ class Checker {
   // The instant before now is over: holders counted, liveness judged (finish closes copies).
   void close_instant(HoldTracker& holds, LivenessTracker& liveness) const;
   void on_acquire(const Event& e, Row& row);
+  // The invoke an acquire outcome pairs with: the client's earliest pending one (c.pending > 0).
+  std::int64_t take_invoke(ClientState& c, int client) {
+    const std::int64_t t = c.invoke_us;
+    if (--c.pending > 0) next_invoke(c, client);
+    return t;
+  }
+  [[gnu::noinline]] void later_invoke(int client, std::int64_t t_us);  // one more pending behind the earliest
+  [[gnu::noinline]] void next_invoke(ClientState& c, int client);  // the next pending one moves up
   void count_operation(const Event& e);
   [[gnu::noinline]] void add_other(const Event& e);  // a row that is not an acquire
   void on_sample(const Event& e);
@@ -115,6 +128,7 @@ class Checker {
   std::optional<double> row_wall_s_;
 
   std::vector<Row> rows_;  // by client id
+  std::unordered_map<int, std::deque<std::int64_t>> later_invokes_;  // by client: see ClientState
   HoldTracker holds_;
   // Runs of several masters (the run row's masters= and quorum=): each permit's votes.
   int masters_ = 1, quorum_ = 1;

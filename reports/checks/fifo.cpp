@@ -34,6 +34,13 @@ void FifoTracker::prune() {
   prune_countdown_ = pending_.size() + waiting_.size() + 64;
 }
 
+void FifoTracker::crashed(int client) {
+  if (static_cast<std::size_t>(client) >= clients_.size()) return;
+  Client& me = clients_[static_cast<std::size_t>(client)];
+  live_pending_ -= me.invoked - me.settled;
+  me.settled = me.invoked;
+}
+
 void FifoTracker::admitted(int client, std::int64_t invoke_us) {
   if (invoke_us > latest_admitted_invoke_us_) latest_admitted_invoke_us_ = invoke_us;
   // Rejections that failed at or after this invoke, were invoked before it, by another client.

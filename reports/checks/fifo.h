@@ -12,8 +12,9 @@
 // acquires so far. Otherwise R waits in a queue (ordered by fail time) while some acquire invoked
 // in (r_i, r_f] is still pending, or may still be invoked (rows of R's fail instant may follow),
 // and an A that is admitted later walks back over the R's that failed after its invoke. So the
-// count does not depend on the order of rows within one instant. Memory: the pending acquires
-// (at most one per client) plus the rejections that happened while one of them was pending,
+// count does not depend on the order of rows within one instant. A client may have several
+// acquires pending (they overlap); an outcome settles its earliest pending one (first in, first
+// out), a crash all of them. Memory: the pending acquires plus the rejections that happened while one of them was pending,
 // bounded by how long an acquire can stay unanswered (the network timeout or a pause), not by
 // the length of the history; pruned lazily, at most twice that plus 64 entries.
 //
@@ -36,11 +37,14 @@ namespace semsim {
 
 class FifoTracker {
  public:
+  // A client's acquires are numbered 1, 2, ... in invoke order, and settled in that order: those
+  // numbered above `settled`, up to `invoked`, are pending.
   struct Client {
-    std::uint64_t live_attempt = 0;  // the attempt pending, 0 for none
+    std::uint64_t invoked = 0, settled = 0;
   };
 
-  // Each pending acquire is known by (client, attempt), attempt increasing per client.
+  // Each pending acquire is known by (client, attempt), attempt increasing per client. An
+  // outcome (admitted, rejected, abandoned) settles the client's earliest pending acquire.
   void invoked(int client, std::uint64_t attempt, std::int64_t invoke_us) {
     clients_.grow_to(static_cast<std::size_t>(client) + 1);
     invoked(clients_[static_cast<std::size_t>(client)], client, attempt, invoke_us);
@@ -50,13 +54,13 @@ class FifoTracker {
     clients_.grow_to(static_cast<std::size_t>(client) + 1);
     rejected(clients_[static_cast<std::size_t>(client)], client, invoke_us, fail_us);
   }
-  void abandoned(int client) { settle(client); }  // info, crash: it will never be admitted
+  void abandoned(int client) { settle(client); }  // info: it will never be admitted
+  void crashed(int client);  // every pending acquire of the client: never admitted
 
   // The same with the client's part at hand (the checker's row): most rows of a history, inline.
   [[gnu::always_inline]] void invoked(Client& me, int client, std::uint64_t attempt, std::int64_t invoke_us) {
     now_us_ = std::max(now_us_, invoke_us);
-    settle(me);  // a previous acquire whose outcome never came
-    me.live_attempt = attempt;
+    me.invoked = attempt;
     pending_.push_back({invoke_us, client, attempt});
     ++live_pending_;
     if (--prune_countdown_ == 0) prune();
@@ -92,7 +96,7 @@ class FifoTracker {
     bool counted;
     std::uint64_t number;  // the how-manyth rejection kept: names the one a blocker keeps
   };
-  bool live(const Pending& p) const { return clients_[static_cast<std::size_t>(p.client)].live_attempt == p.attempt; }
+  bool live(const Pending& p) const { return clients_[static_cast<std::size_t>(p.client)].settled < p.attempt; }
   // The first pending acquire invoked in (after_us, until_us], or null.
   const Pending* pending_within(std::int64_t after_us, std::int64_t until_us) const;
   // Whether a pending acquire invoked inside r's window may still admit: then r is kept.
@@ -100,9 +104,9 @@ class FifoTracker {
   void settle(int client) {
     if (static_cast<std::size_t>(client) < clients_.size()) settle(clients_[static_cast<std::size_t>(client)]);
   }
-  void settle(Client& me) {
-    if (me.live_attempt == 0) return;
-    me.live_attempt = 0;
+  void settle(Client& me) {  // its earliest pending acquire, if any
+    if (me.settled == me.invoked) return;
+    ++me.settled;
     --live_pending_;
   }
   // Drops the settled pending acquires and the front rejections no pending acquire can invert.

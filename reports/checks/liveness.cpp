@@ -4,22 +4,21 @@
 
 namespace semsim {
 
-void LivenessTracker::acquire_invoked(int client, std::int64_t invoke_us) {
-  acquire_settled(client);  // an earlier acquire whose outcome never came
-  clients_.grow_to(static_cast<std::size_t>(client) + 1);
-  Client& c = clients_[static_cast<std::size_t>(client)];
-  c.since_us = invoke_us;
-  pending_.push_back({invoke_us, client, ++c.attempt});
-  ++live_pending_;
+void LivenessTracker::track(int client, std::uint32_t attempt, std::int64_t invoke_us) {
+  pending_.push_back({invoke_us, client, attempt});
+  // A long-pending acquire at the front would keep every later settled entry: drop them when the
+  // queue has doubled since (amortised O(1) an acquire), so settled entries stay a small
+  // multiple of live ones.
+  if (pending_.size() >= prune_at_) {
+    pending_.keep_if([this](const Pending& p) { return live(p); });
+    prune_at_ = 2 * pending_.size() + 64;
+  }
 }
 
-void LivenessTracker::acquire_settled(int client) {
-  if (static_cast<std::size_t>(client) >= clients_.size() || clients_[static_cast<std::size_t>(client)].since_us < 0) return;
-  clients_[static_cast<std::size_t>(client)].since_us = -1;
-  --live_pending_;
-  // A long-pending acquire at the front would keep every later settled entry: rebuild now and
-  // then (amortised O(1) per acquire) so settled entries stay a small multiple of live ones.
-  if (pending_.size() > 2 * live_pending_ + 64) pending_.keep_if([this](const Pending& p) { return live(p); });
+void LivenessTracker::crashed(int client) {
+  if (static_cast<std::size_t>(client) >= clients_.size()) return;
+  Client& c = clients_[static_cast<std::size_t>(client)];
+  c.settled = c.invoked;
 }
 
 const LivenessTracker::Pending* LivenessTracker::earliest_pending() {
@@ -27,9 +26,7 @@ const LivenessTracker::Pending* LivenessTracker::earliest_pending() {
   return pending_.empty() ? nullptr : &pending_.front();
 }
 
-void LivenessTracker::learn_wait(int client) {
-  const std::int64_t since = clients_[static_cast<std::size_t>(client)].since_us;
-  acquire_settled(client);
+void LivenessTracker::learn_wait(std::int64_t since) {
   // The held instants from the invoke on (all before now) gain a waiter; from now on the wait
   // is known as it happens.
   Instant* first = std::lower_bound(held_.begin(), held_.end(), since,
@@ -66,7 +63,6 @@ void LivenessTracker::finish(std::int64_t end_us, Summary& s) const {
   LivenessTracker copy = *this;
   // An acquire with no outcome was not refused: no wait learnt from it.
   copy.pending_.clear();
-  copy.live_pending_ = 0;
   copy.release_held();
   copy.close(end_us);
   s.liveness_bound_us = bound_us();

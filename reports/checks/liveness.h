@@ -9,10 +9,13 @@
 // longer than the bound; liveness is invalid if there is one.
 //
 // A wait begins at the invoke of the acquire that is refused, but the history says so only at
-// the refusal, one acquire latency later. So instants are held back while an acquire of a
-// client that is not yet waiting is pending; when it is refused, every held instant since its
-// invoke gains a waiter. Memory: the instants within the longest pending acquire. Only instants
-// that a learnt waiter could change, or that change the judgement, are held (instant_done).
+// the refusal, one acquire latency later. So instants are held back while an acquire that may
+// start a wait is pending: one invoked while its client was not waiting, or while it had another
+// acquire pending (which may end the wait before this one is refused: overlapping acquires).
+// When a client that was not waiting is refused, every held instant since the invoke of the
+// refused acquire (its earliest pending one: outcomes pair first in, first out) gains a waiter.
+// Memory: the instants within the longest pending acquire. Only instants that a learnt waiter
+// could change, or that change the judgement, are held (instant_done).
 //
 // The bound (in us: `--liveness-bound 1100.5ms` is 1,100,500 us) defaults to the semaphore's
 // timeout_ms + 1000 ms: after a crash or a lost release,
@@ -34,22 +37,27 @@ class LivenessTracker {
   void set_bound_us(std::int64_t bound_us) { bound_us_ = bound_us; }
   std::int64_t bound_us() const { return bound_us_; }
 
+  // A client's acquires, numbered 1, 2, ... in invoke order and settled in that order: those
+  // numbered above `settled`, up to `invoked`, are pending.
   struct Client {
-    std::int64_t since_us = -1;  // invoke of its pending acquire; -1: none
-    std::uint32_t attempt = 0;   // names the pending acquire among the client's
+    std::uint32_t invoked = 0, settled = 0;
   };
 
-  // An acquire of a client that is not waiting; its outcome decides whether it waited.
-  void acquire_invoked(int client, std::int64_t invoke_us);
-  void acquire_refused(int client) {  // it waited since its invoke
-    if (static_cast<std::size_t>(client) < clients_.size()) acquire_refused(clients_[static_cast<std::size_t>(client)], client);
+  // An acquire; `waiting`: its client is waiting (then, with nothing else pending, its outcome
+  // cannot start a wait, and no instant is held back for it).
+  void acquire_invoked(Client& me, int client, std::int64_t invoke_us, bool waiting) {
+    const bool may_start_a_wait = !waiting || me.invoked != me.settled;
+    ++me.invoked;
+    if (may_start_a_wait) track(client, me.invoked, invoke_us);
   }
-  void acquire_settled(int client);  // ok, info, crash: no wait learnt from it
-  // With the client's part at hand (the checker's row), inline: most often it was waiting
-  // already (its acquire was invoked while it waited), and there is nothing to learn.
-  void acquire_refused(Client& me, int client) {
-    if (me.since_us >= 0) learn_wait(client);
+  // The client's earliest pending acquire was refused; `starts_wait`: the client was not waiting,
+  // and waits from that acquire's invoke (`invoke_us`) on.
+  void acquire_refused(Client& me, std::int64_t invoke_us, bool starts_wait) {
+    settle(me);
+    if (starts_wait) learn_wait(invoke_us);
   }
+  void acquire_settled(Client& me) { settle(me); }  // ok, info: no wait learnt from it
+  void crashed(int client);  // every pending acquire of the client: no wait learnt from them
 
   // After all events of instant t: permits free (fewer than limit certainly hold), clients
   // waiting as of now, whether one was granted at t.
@@ -81,7 +89,11 @@ class LivenessTracker {
     int added_waiters;  // change, from this instant on, of waiters learnt afterwards
   };
   void hold(std::int64_t t_us, bool free, int waiting, bool granted);  // behind held instants
-  void learn_wait(int client);  // a refused acquire invoked while its client was not waiting
+  void track(int client, std::uint32_t attempt, std::int64_t invoke_us);  // may hold instants back
+  void settle(Client& me) {  // its earliest pending acquire, if any
+    if (me.settled != me.invoked) ++me.settled;
+  }
+  void learn_wait(std::int64_t since_us);  // a client not waiting waits since then
   void release_held();  // judge the instants no pending acquire can change any more
   void judge(std::int64_t t_us, bool starving, bool granted) {
     if (granted || !starving) close(t_us);
@@ -110,10 +122,7 @@ class LivenessTracker {
     int client;
     std::uint32_t attempt;
   };
-  bool live(const Pending& p) const {
-    const Client& c = clients_[static_cast<std::size_t>(p.client)];
-    return c.since_us >= 0 && c.attempt == p.attempt;
-  }
+  bool live(const Pending& p) const { return clients_[static_cast<std::size_t>(p.client)].settled < p.attempt; }
   // The earliest invoke among pending acquires (settled ones leave the queue's front here).
   const Pending* earliest_pending();
   FlatQueue<Instant> held_;
@@ -121,7 +130,7 @@ class LivenessTracker {
   int added_at_next_ = 0;        // added_waiters for the next instant (a learnt wait ends there)
   ClientParts<Client> clients_;
   FlatQueue<Pending> pending_;   // in invoke order (true time only grows); settled ones dropped lazily
-  std::size_t live_pending_ = 0;
+  std::size_t prune_at_ = 64;    // pending_'s size at which its settled entries are dropped
 };
 
 }  // namespace semsim

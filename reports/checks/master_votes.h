@@ -1,5 +1,6 @@
 // With several masters (Redlock) a permit stands on the masters that voted for it: the outcome
-// row of its acquire (or of its last refresh) says which (`granted=1,2,3`). A master that comes
+// row of its acquire (or of its last refresh) says which (`granted=1,2,3`). A permit is a client's
+// identifier: a client may hold several. A master that comes
 // back from a fault without its data takes its vote away; a permit is lost when its votes fall
 // below the quorum. Definitions: reports/DEFINITIONS.md, "Several masters".
 #pragma once
@@ -9,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace semsim {
 
@@ -17,9 +19,13 @@ class MasterVotes {
   // An acquire ok (or a refresh ok) at t_us whose detail names the masters that granted it
   // (`granted=1,2,3`, `reacquired=4`); masters 1-based. Throws std::invalid_argument on a detail
   // that is not key=value pairs.
-  void granted(int client, std::int64_t t_us, const std::string& detail);
-  // The client's permit ended: release invoke, refresh fail, crash.
-  void ended(int client) { holds_.erase(client); }
+  void granted(int client, const std::string& identifier, std::int64_t t_us, const std::string& detail);
+  // The permit ended: release invoke or refresh fail naming it.
+  void ended(int client, const std::string& identifier) { holds_.erase({client, identifier}); }
+  // Every permit of the client ended: its crash.
+  void crashed(int client) {
+    holds_.erase(holds_.lower_bound({client, std::string()}), holds_.lower_bound({client + 1, std::string()}));
+  }
   // Master `master` (1-based) came back at `back_us` without the writes made since `since_us`:
   // the votes it gave to permits granted at or after then (and less than the timeout old at
   // `back_us`: exactly that old, they have run out) are gone. The permits that fall below
@@ -32,7 +38,7 @@ class MasterVotes {
     std::set<int> masters;
     bool lost = false;
   };
-  std::map<int, Hold> holds_;  // by client
+  std::map<std::pair<int, std::string>, Hold> holds_;  // by client and identifier
 };
 
 }  // namespace semsim

@@ -1,8 +1,9 @@
 // Starvation: the longest wait. A client starts waiting at the invoke of an acquire that is
-// rejected (fail) while it was not already waiting; it stops at its next acquire ok (the wait is
-// ok - that invoke), at its crash, when it stops wanting (a `done` row: its script has no further
-// acquire), or at the end of the history (the wait is then still open). Between equal waits the
-// lower client id is named, then that client's earlier wait; a longest wait of 0 names no client.
+// rejected (fail) while it was not already waiting (the invoke its fail pairs with: the client's
+// earliest pending one, the caller's to say); it stops at its next acquire ok, at its crash, when
+// it stops wanting (a `done` row: its script has no further acquire), or at the end of the history
+// (the wait is then still open). Between equal waits the lower client id is named, then that
+// client's earlier wait; a longest wait of 0 names no client.
 // A waiting client is also what liveness looks for.
 #pragma once
 

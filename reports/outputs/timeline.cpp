@@ -46,9 +46,16 @@ struct Row {
   double offset_ms = 0;
   // While streaming.
   bool acquires = false;  // an acquire invoke, ok or fail: one of Summary::per_client
-  bool holding = false, maybe = false, paused = false;
-  std::int64_t since = 0, maybe_since = 0, pause_since = 0, lease_from = kNone;
-  std::int64_t acquire_invoked = kNone, refresh_invoked = kNone;
+  bool maybe = false, paused = false;
+  std::int64_t maybe_since = 0, pause_since = 0;
+  // The permits it holds (a client may hold several: reports/DEFINITIONS.md, Safety), each drawn
+  // as its own bar, and its acquires in flight, earliest first (an outcome pairs with the earliest).
+  struct Open {
+    std::string identifier;
+    std::int64_t since, lease_from, refresh_invoked = kNone;
+  };
+  std::vector<Open> open;
+  std::vector<std::int64_t> acquire_invokes;
 };
 
 struct ServerMark {
@@ -172,10 +179,22 @@ void TimelineBuilder::add(const Event& e) {
   }
   if (e.op == Op::run || e.client < 0 || e.client > st.bound) return;
   Row& r = st.rows[e.client];
-  const auto end_hold = [&] {
-    if (r.holding) r.holds.push_back({r.since, t, r.lease_from, 0, 1});
+  const auto end_maybe = [&] {
     if (r.maybe) r.holds.push_back({r.maybe_since, t, kNone, kPossible, 1});
-    r.holding = r.maybe = false;
+    r.maybe = false;
+  };
+  const auto held = [&]() -> Row::Open* {  // the hold of the permit the row names, if any
+    for (Row::Open& h : r.open)
+      if (h.identifier == e.identifier) return &h;
+    return nullptr;
+  };
+  const auto end_hold = [&] {  // the permit the row names, and what the client possibly holds
+    if (Row::Open* h = held()) {
+      r.holds.push_back({h->since, t, h->lease_from, 0, 1});
+      *h = std::move(r.open.back());
+      r.open.pop_back();
+    }
+    end_maybe();
   };
   switch (e.op) {
     case Op::acquire:
@@ -184,27 +203,34 @@ void TimelineBuilder::add(const Event& e) {
         st.acquiring(e.client);  // drops only rows above this one: `r` stays
       }
       if (e.phase == Phase::invoke) {
-        r.acquire_invoked = t;
-      } else if (e.phase == Phase::ok && !r.holding) {
-        if (r.maybe) end_hold();
-        r.holding = true;
-        r.since = t;
-        r.lease_from = r.acquire_invoked;
-      } else if (e.phase == Phase::info && !r.holding && !r.maybe) {
-        r.maybe = true;
-        r.maybe_since = t;
+        r.acquire_invokes.push_back(t);
+        break;
+      }
+      {
+        const std::int64_t invoked = r.acquire_invokes.empty() ? kNone : r.acquire_invokes.front();
+        if (!r.acquire_invokes.empty()) r.acquire_invokes.erase(r.acquire_invokes.begin());
+        if (e.phase == Phase::ok) {
+          end_maybe();
+          if (!held()) r.open.push_back({e.identifier, t, invoked});
+        } else if (e.phase == Phase::info && !r.maybe) {
+          r.maybe = true;
+          r.maybe_since = t;
+        }
       }
       break;
     case Op::refresh:
-      if (e.phase == Phase::invoke) r.refresh_invoked = t;
-      if (e.phase == Phase::ok && r.holding && r.refresh_invoked != kNone) r.lease_from = r.refresh_invoked;
+      if (Row::Open* h = held(); h && e.phase == Phase::invoke) h->refresh_invoked = t;
+      if (Row::Open* h = held(); h && e.phase == Phase::ok && h->refresh_invoked != kNone) h->lease_from = h->refresh_invoked;
       if (e.phase == Phase::fail) end_hold();
       break;
     case Op::release:
       if (e.phase == Phase::invoke) end_hold();
       break;
     case Op::crash:
-      end_hold();
+      for (const Row::Open& h : r.open) r.holds.push_back({h.since, t, h.lease_from, 0, 1});
+      r.open.clear();
+      r.acquire_invokes.clear();
+      end_maybe();
       r.crashes.push_back(t);
       break;
     case Op::pause:
@@ -248,9 +274,11 @@ void TimelineBuilder::write(const std::string& html_path, const Summary& s, std:
     if (const auto it = st.rows.find(c.client); it != st.rows.end()) r = std::move(it->second);
     r.offset_ms = c.mean_offset_ms;
     // Whatever is still open runs to the end of the history.
-    if (r.holding) r.holds.push_back({r.since, t0 + span, r.lease_from, kOpen, 1});
+    for (const Row::Open& h : r.open) r.holds.push_back({h.since, t0 + span, h.lease_from, kOpen, 1});
     if (r.maybe) r.holds.push_back({r.maybe_since, t0 + span, kNone, kPossible | kOpen, 1});
     if (r.paused) r.pauses.insert(r.pauses.end(), {r.pause_since, t0 + span});
+    // By start (they were kept by end): a client's holds may overlap, and merging reads them in order.
+    std::stable_sort(r.holds.begin(), r.holds.end(), [](const Hold& a, const Hold& b) { return a.a < b.a; });
     for (Hold& h : r.holds) {
       if (!(h.flags & kPossible) && witnesses.count({c.client, h.a})) h.flags |= kWitness;
       h.lease = timeout_us >= 0 && h.lease != kNone ? h.lease - t0 + timeout_us : -1;

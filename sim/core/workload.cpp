@@ -17,15 +17,19 @@ Workload::Workload(const RunOptions& options, Semaphore& semaphore, Recorder& re
 
 void Workload::fault(SimClient& client, Op op, std::string detail) {
   if (op == Op::crash) {
-    holding_[client.id()].reset();
+    holding_[client.id()].clear();
     std::erase_if(in_flight_, [&](const auto& f) { return f.second.client == &client; });  // silent for ever
   }
   recorder_.record(client.id(), client.now(), op, Phase::ok, {}, std::move(detail));
 }
 
 bool Workload::holds(const SimClient& client, const std::string& identifier) const {
-  const auto& h = holding_[client.id()];
-  return h && h->identifier == identifier;
+  const std::vector<Grant>& held = holding_[client.id()];
+  return std::any_of(held.begin(), held.end(), [&](const Grant& g) { return g.identifier == identifier; });
+}
+
+void Workload::forget(const SimClient& client, const std::string& identifier) {
+  std::erase_if(holding_[client.id()], [&](const Grant& g) { return g.identifier == identifier; });
 }
 
 std::uint64_t Workload::invoke(SimClient& client, Op op, const std::string& identifier) {
@@ -83,7 +87,7 @@ Task<std::optional<Grant>> Workload::acquire(SimClient& client) {
     outcome(token, client, Op::acquire, Phase::fail);
     co_return std::nullopt;
   }
-  holding_[client.id()] = grant;
+  holding_[client.id()].push_back(*grant);
   outcome(token, client, Op::acquire, Phase::ok, grant->identifier,
           grant->fencing_token ? "token=" + std::to_string(grant->fencing_token) : std::string());
   probe_lease(client, grant->identifier, "grant");
@@ -91,7 +95,7 @@ Task<std::optional<Grant>> Workload::acquire(SimClient& client) {
 }
 
 Task<bool> Workload::release(SimClient& client, std::string identifier) {
-  holding_[client.id()].reset();
+  forget(client, identifier);
   const std::uint64_t token = invoke(client, Op::release, identifier);
   probe_lease(client, identifier, "release");  // before the release can reach Redis
   bool released = false;
@@ -131,7 +135,7 @@ Task<bool> Workload::refresh(SimClient& client, std::string identifier) {
     co_return true;  // unknown: the client goes on believing
   }
   if (!kept) mark(Mark::refresh_lost_permit);
-  if (!kept && holds(client, identifier)) holding_[client.id()].reset();
+  if (!kept) forget(client, identifier);
   outcome(token, client, Op::refresh, kept ? Phase::ok : Phase::fail, identifier, kept ? "" : "permit lost");
   if (kept && holds(client, identifier)) probe_lease(client, identifier, "refresh");  // not once released
   co_return kept;
@@ -172,12 +176,12 @@ Task<void> Workload::sample(SimClient& harness, Micros every) {
     } else {
       admitted = co_await admitted_by_quorum(harness);
     }
-    int believers = 0, stale = 0;
-    for (const auto& h : holding_) {
-      if (!h) continue;
-      ++believers;
-      if (!admitted.count(h->identifier)) ++stale;
-    }
+    int believers = 0, stale = 0;  // permits believed held, and those Redis does not admit
+    for (const std::vector<Grant>& held : holding_)
+      for (const Grant& g : held) {
+        ++believers;
+        if (!admitted.count(g.identifier)) ++stale;
+      }
     recorder_.record(0, harness.now(), Op::sample, Phase::info, {},
                      "admitted=" + std::to_string(admitted.size()) + " believers=" + std::to_string(believers) +
                          " stale=" + std::to_string(stale));
@@ -291,11 +295,13 @@ Task<void> Workload::scripted(SimClient& client, ScriptedAction action) {
       if (grant) co_await hold_then_release(client, *grant, hold);
       break;
     }
+    // On the permit the client was granted first, of those it still holds, as a driver run's
+    // client does (a copy: the list changes).
     case K::release:
-      if (holding_[client.id()]) co_await release(client, holding_[client.id()]->identifier);
+      if (!holding_[client.id()].empty()) co_await release(client, std::string(holding_[client.id()].front().identifier));
       break;
     case K::refresh:
-      if (holding_[client.id()]) co_await refresh(client, holding_[client.id()]->identifier);
+      if (!holding_[client.id()].empty()) co_await refresh(client, std::string(holding_[client.id()].front().identifier));
       break;
     default:
       break;  // faults are applied by the simulation itself

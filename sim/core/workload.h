@@ -1,5 +1,7 @@
 // What simulated clients do. A free client loops: think, acquire (retrying if asked), hold
-// (refreshing every R if asked), release. A scripted client does only what actions.csv says.
+// (refreshing every R if asked), release. A scripted client does only what actions.csv says: each
+// acquire row starts when it comes due, even while an earlier one is still in flight or holding,
+// so one client may hold several permits at once; each is held and released on its own.
 // Every operation is recorded as invoke + outcome (ok, fail, or info when the outcome is unknown).
 #pragma once
 
@@ -51,6 +53,7 @@ class Workload {
   Task<bool> release(SimClient& client, std::string identifier);
   Task<bool> refresh(SimClient& client, std::string identifier);
   bool holds(const SimClient& client, const std::string& identifier) const;
+  void forget(const SimClient& client, const std::string& identifier);  // no longer believed held
   // Sends the lease probe of `identifier` now, from the harness (no delay: Redis answers for this
   // instant, before anything the holder sends next). `at`: grant, refresh or release.
   void probe_lease(SimClient& holder, const std::string& identifier, const char* at);
@@ -69,7 +72,8 @@ class Workload {
   Semaphore& semaphore_;
   Recorder& recorder_;
   const Scheduler& scheduler_;
-  std::vector<std::optional<Grant>> holding_;  // by client id: the permit it believes it holds
+  // By client id: the permits it believes it holds, in grant order (almost always at most one).
+  std::vector<std::vector<Grant>> holding_;
   std::vector<int> scripted_acquires_left_;    // by client id
   std::map<std::uint64_t, InFlight> in_flight_;  // by invoke order
   // Nodes of in_flight_ that ended, kept for the next operations: no allocation an operation.

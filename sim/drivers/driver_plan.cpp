@@ -127,7 +127,8 @@ void DriverRun::State::scripted(DriverClient& c, const ScriptedAction& a) {
     });
     c.permits[id].pending[DriverOp::acquire].sent_ns = due;  // its lag counts the process's start too
   } else if (a.kind == K::release && !c.holding.empty()) {  // the earliest granted of those it holds
-    release(c, c.holding.front(), {});
+    const std::string id = c.holding.front();  // a copy: release drops it from holding
+    release(c, id, {});
   } else if (a.kind == K::refresh && !c.holding.empty()) {
     send(c, c.holding.front(), DriverOp::refresh, {});
   }

@@ -663,3 +663,27 @@ TEST_F(DriverRunTest, VirtualTimeIsRefusedForRealProcesses) {
 }
 
 }  // namespace
+
+namespace {
+
+// A scripted release while its client holds two permits releases the one granted first, once, and
+// the other after its own hold. (The plan handed release() a reference into the list it drops
+// the permit from: the release went out for the second permit, which was released again after its
+// hold, and the first was never released.)
+TEST_F(DriverRunTest, AScriptedReleaseOfOneOfTwoPermitsReleasesTheFirstOnce) {
+  const std::string actions = write("actions.csv", "at,client,action,arg\n0ms,1,acquire,500ms\n100ms,1,acquire,500ms\n"
+                                                   "250ms,1,release,\n");
+  ASSERT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " grants-elsewhere\" --clients 1 --limit 2 "
+                   "--duration 1500ms --actions-file " + actions),
+            0)
+      << output_;
+  std::map<std::string, std::vector<long long>> released;  // id -> release invokes
+  for (const Row& r : history())
+    if (r.op == "release" && r.phase == "invoke") released[r.id].push_back(r.true_us);
+  ASSERT_EQ(released["c1-1"].size(), 1u) << output_;
+  ASSERT_EQ(released["c1-2"].size(), 1u) << output_;
+  EXPECT_LT(released["c1-1"][0], 450'000);   // the scripted release, at 250 ms
+  EXPECT_GE(released["c1-2"][0], 600'000);   // its own hold, 100 + 500 ms
+}
+
+}  // namespace

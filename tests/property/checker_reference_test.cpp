@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -38,8 +41,17 @@ struct History {
 // takes its next plausible row, chosen by `choice` (0..99) from the rows its state allows.
 using Step = std::tuple<std::int64_t, int, int>;
 
-// A client's protocol as semsim's clients follow it.
-enum class State { idle, pending, pending_holding, holding, releasing, refreshing, unsure, done };
+// A client as semsim's clients and drivers may behave: several acquires pending at once and
+// several permits held at once (overlapping acquires), each permit released or refreshed by its
+// identifier, outcomes in invoke order.
+struct ClientSim {
+  int pending = 0;                // acquires invoked without an outcome
+  std::vector<std::string> held;  // identifiers it believes it holds
+  std::optional<std::string> releasing, refreshing;  // an operation on a permit, awaiting its outcome
+  bool unsure = false;            // an acquire ended info since its last hold-ending row
+  bool done = false;
+  int grants = 0;
+};
 
 // The steps are played `rounds` times over. With more than one round, client 1's acquires stay
 // pending until the last round (a paused client, a lost reply), so that the trackers' queues hold
@@ -57,10 +69,9 @@ History make_history(int limit, int clients, std::int64_t timeout_ms, std::int64
   kv.set("limit", limit).set("duration_ms", 1000).set("timeout_ms", timeout_ms);
   h.events.push_back(run_start_event(seq++, 0, kv));
 
-  std::vector<State> state(static_cast<std::size_t>(clients) + 1, State::idle);
-  std::vector<int> grants(state.size(), 0);
+  std::vector<ClientSim> sims(static_cast<std::size_t>(clients) + 1);
   std::int64_t t = 0;
-  bool stuck = false;  // client 1's acquire, kept pending
+  bool stuck = false;  // client 1's acquires, kept pending
   auto row = [&](int client, Op op, Phase phase, std::string id = "") {
     Event e;
     e.seq = seq++;
@@ -77,90 +88,81 @@ History make_history(int limit, int clients, std::int64_t timeout_ms, std::int64
       const int choice = drawn;  // a copy: clang before 16 cannot capture a structured binding
       t += dt_us;
       const int c = 1 + who % clients;
-      State& s = state[static_cast<std::size_t>(c)];
-      if (c == 1 && s == State::pending && round < rounds) {
+      ClientSim& s = sims[static_cast<std::size_t>(c)];
+      if (s.done) continue;
+      if (c == 1 && s.pending > 0 && round < rounds) {
         stuck = true;
         continue;
       }
-      const std::string id = "c" + std::to_string(c) + "-" + std::to_string(grants[static_cast<std::size_t>(c)]);
-      const auto acquire_outcome = [&](State ok_state, State fail_state, State info_state) {
-        if (choice < 35) {
-          ++grants[static_cast<std::size_t>(c)];
-          row(c, Op::acquire, Phase::ok, id), s = ok_state;
-        } else if (choice < 65) {
-          row(c, Op::acquire, Phase::fail), s = fail_state;
-        } else if (choice < 78) {
-          row(c, Op::acquire, Phase::info), s = info_state;
-        } else if (choice < 88) {
-          row(c, Op::acquire, Phase::invoke);  // no outcome came: the client asks again
-        } else {
-          row(c, Op::crash, Phase::ok), s = State::idle;
-        }
+      const auto forget = [&](const std::string& id) { std::erase(s.held, id); };
+      const auto crash = [&] {
+        row(c, Op::crash, Phase::ok);
+        s = ClientSim{.grants = s.grants};
       };
-      switch (s) {
-        case State::idle:
-          if (choice < 88)
-            row(c, Op::acquire, Phase::invoke), s = State::pending;
-          else if (choice < 99)
-            row(c, Op::crash, Phase::ok);
-          else
-            row(c, Op::done, Phase::ok), s = State::done;
+      // The rows its state allows, weighted; `choice` picks one.
+      std::vector<std::pair<int, std::function<void()>>> options;
+      if (s.pending > 0) {
+        const bool kept = std::exchange(stuck, false) && c == 1;  // the kept acquire is granted at last
+        const auto granted = [&] {
+          --s.pending;
+          const std::string id = "c" + std::to_string(c) + "-" + std::to_string(s.grants++);
+          row(c, Op::acquire, Phase::ok, id);
+          s.held.push_back(id);
+          s.unsure = false;
+        };
+        if (kept) {
+          granted();
+          continue;
+        }
+        options.emplace_back(35, granted);
+        options.emplace_back(30, [&] { --s.pending, row(c, Op::acquire, Phase::fail); });
+        options.emplace_back(13, [&] { --s.pending, s.unsure = true, row(c, Op::acquire, Phase::info); });
+        if (!s.held.empty())  // a library answering twice: ok naming a permit already held
+          options.emplace_back(3, [&] { --s.pending, s.unsure = false, row(c, Op::acquire, Phase::ok, s.held.front()); });
+      }
+      // Another acquire: the first, or one overlapping what it has pending or holds.
+      const bool idle = s.pending == 0 && s.held.empty() && !s.releasing && !s.refreshing;
+      options.emplace_back(idle ? 60 : 10, [&] { ++s.pending, row(c, Op::acquire, Phase::invoke); });
+      if (!s.held.empty() && !s.releasing)
+        options.emplace_back(25, [&] {
+          const std::string id = s.held[static_cast<std::size_t>(choice) % s.held.size()];
+          forget(id), s.releasing = id, s.unsure = false;
+          row(c, Op::release, Phase::invoke, id);
+        });
+      if (s.releasing) {
+        const std::string id = *s.releasing;
+        options.emplace_back(15, [&, id] { s.releasing.reset(), row(c, Op::release, Phase::ok, id); });
+        options.emplace_back(5, [&, id] { s.releasing.reset(), row(c, Op::release, Phase::fail, id); });
+        options.emplace_back(3, [&, id] { s.releasing.reset(), row(c, Op::release, Phase::info, id); });
+      }
+      if (!s.held.empty() && !s.refreshing)
+        options.emplace_back(8, [&] {
+          s.refreshing = s.held[static_cast<std::size_t>(choice) % s.held.size()];
+          row(c, Op::refresh, Phase::invoke, *s.refreshing);
+        });
+      if (s.refreshing) {
+        const std::string id = *s.refreshing;
+        options.emplace_back(6, [&, id] { s.refreshing.reset(), row(c, Op::refresh, Phase::ok, id); });
+        options.emplace_back(4, [&, id] {
+          s.refreshing.reset(), forget(id), s.unsure = false;
+          row(c, Op::refresh, Phase::fail, id);
+        });
+        options.emplace_back(2, [&, id] { s.refreshing.reset(), row(c, Op::refresh, Phase::info, id); });
+      }
+      if (s.unsure)  // a release of what it may hold, without an identifier
+        options.emplace_back(8, [&] { s.unsure = false, row(c, Op::release, Phase::invoke); });
+      options.emplace_back(4, crash);
+      if (s.pending == 0)  // its script has no further acquire (what it holds, it still holds)
+        options.emplace_back(1, [&] { s.done = true, row(c, Op::done, Phase::ok); });
+      int total = 0;
+      for (const auto& o : options) total += o.first;
+      int pick = choice * total / 100;
+      for (const auto& [weight, act] : options) {
+        if (pick < weight) {
+          act();
           break;
-        case State::pending:
-          if (std::exchange(stuck, false)) {  // the kept acquire is granted at last
-            ++grants[static_cast<std::size_t>(c)];
-            row(c, Op::acquire, Phase::ok, id), s = State::holding;
-          } else {
-            acquire_outcome(State::holding, State::idle, State::unsure);
-          }
-          break;
-        case State::pending_holding:  // an acquire while holding: nothing it says ends the hold
-          acquire_outcome(State::holding, State::holding, State::holding);
-          break;
-        case State::holding:
-          if (choice < 55)
-            row(c, Op::release, Phase::invoke, id), s = State::releasing;
-          else if (choice < 70)
-            row(c, Op::refresh, Phase::invoke, id), s = State::refreshing;
-          else if (choice < 80)
-            row(c, Op::acquire, Phase::invoke), s = State::pending_holding;
-          else
-            row(c, Op::crash, Phase::ok), s = State::idle;
-          break;
-        case State::releasing:
-          if (choice < 70)
-            row(c, Op::release, Phase::ok, id), s = State::idle;
-          else if (choice < 80)
-            row(c, Op::release, Phase::fail, id), s = State::idle;
-          else if (choice < 88)
-            row(c, Op::release, Phase::info, id), s = State::idle;
-          else if (choice < 95)
-            row(c, Op::acquire, Phase::invoke), s = State::pending;  // no release outcome
-          else
-            row(c, Op::crash, Phase::ok), s = State::idle;
-          break;
-        case State::refreshing:
-          if (choice < 60)
-            row(c, Op::refresh, Phase::ok, id), s = State::holding;
-          else if (choice < 80)
-            row(c, Op::refresh, Phase::fail, id), s = State::idle;
-          else if (choice < 90)
-            row(c, Op::refresh, Phase::info, id), s = State::holding;
-          else
-            row(c, Op::crash, Phase::ok), s = State::idle;
-          break;
-        case State::unsure:  // after an acquire info: may hold
-          if (choice < 50)
-            row(c, Op::acquire, Phase::invoke), s = State::pending;
-          else if (choice < 85)
-            row(c, Op::release, Phase::invoke), s = State::releasing;
-          else if (choice < 98)
-            row(c, Op::crash, Phase::ok), s = State::idle;
-          else
-            row(c, Op::done, Phase::ok), s = State::done;
-          break;
-        case State::done:  // wants nothing more
-          break;
+        }
+        pick -= weight;
       }
     }
   }
@@ -202,7 +204,7 @@ std::string describe(const History& h) {
   out << "limit=" << h.limit << " clients=" << h.clients << " bound_us=" << h.bound_us << "\n";
   for (const Event& e : h.events)
     out << "  " << e.seq << " t=" << e.true_us << " c" << e.client << " " << to_string(e.op) << " "
-        << to_string(e.phase) << "\n";
+        << to_string(e.phase) << (e.identifier.empty() ? "" : " " + e.identifier) << "\n";
   return out.str();
 }
 
@@ -211,6 +213,8 @@ std::string describe(const History& h) {
 struct Interval {
   int client;
   std::int64_t from, to;  // [from, to); to = kOpen when still open at the end of the history
+  std::string identifier = {};  // a hold's
+  std::uint64_t seq = 0;        // a hold's: its ok row, the grant order
   bool covers(std::int64_t t) const { return from <= t && t < to; }
 };
 
@@ -227,64 +231,107 @@ std::vector<Event> rows_of(const History& h, int client) {
   return out;
 }
 
-bool ends_hold(const Event& e) {  // "its next release invoke, refresh fail, or crash"
-  return (e.op == Op::release && e.phase == Phase::invoke) || (e.op == Op::refresh && e.phase == Phase::fail) ||
-         e.op == Op::crash;
-}
-
-// "holds": from its acquire ok to its next release invoke, refresh fail or crash, [ok, end);
-// a second ok while holding changes nothing.
+// "holds": a permit, from an acquire ok of client c naming id to c's next release invoke or
+// refresh fail naming id, or c's crash, [ok, end); an ok naming an id c holds changes nothing.
 std::vector<Interval> holds(const History& h) {
   std::vector<Interval> out;
   for (int c = 1; c <= h.clients; ++c) {
-    std::int64_t since = kNone;
+    std::map<std::string, std::pair<std::int64_t, std::uint64_t>> since;  // by identifier: open holds
     for (const Event& e : rows_of(h, c)) {
-      if (e.op == Op::acquire && e.phase == Phase::ok && since == kNone) since = e.true_us;
-      if (ends_hold(e) && since != kNone) out.push_back({c, since, e.true_us}), since = kNone;
+      if (e.op == Op::acquire && e.phase == Phase::ok) since.emplace(e.identifier, std::pair(e.true_us, e.seq));
+      const bool ends = (e.op == Op::release && e.phase == Phase::invoke) || (e.op == Op::refresh && e.phase == Phase::fail);
+      if (ends && since.count(e.identifier)) {
+        out.push_back({c, since[e.identifier].first, e.true_us, e.identifier, since[e.identifier].second});
+        since.erase(e.identifier);
+      }
+      if (e.op == Op::crash) {
+        for (const auto& [id, from] : since) out.push_back({c, from.first, e.true_us, id, from.second});
+        since.clear();
+      }
     }
-    if (since != kNone) out.push_back({c, since, kOpen});
+    for (const auto& [id, from] : since) out.push_back({c, from.first, kOpen, id, from.second});
   }
   return out;
 }
 
-// "possibly holds": from an acquire info to its next release invoke, refresh fail, crash or
-// acquire ok.
+// "possibly holds": each acquire info, one more permit, until the client's next release invoke,
+// refresh fail, crash or acquire ok.
 std::vector<Interval> possible_holds(const History& h) {
   std::vector<Interval> out;
   for (int c = 1; c <= h.clients; ++c) {
-    std::int64_t since = kNone;
+    std::vector<std::int64_t> since;
     for (const Event& e : rows_of(h, c)) {
-      if ((ends_hold(e) || (e.op == Op::acquire && e.phase == Phase::ok)) && since != kNone)
-        out.push_back({c, since, e.true_us}), since = kNone;
-      if (e.op == Op::acquire && e.phase == Phase::info && since == kNone) since = e.true_us;
+      const bool ends = (e.op == Op::release && e.phase == Phase::invoke) ||
+                        (e.op == Op::refresh && e.phase == Phase::fail) || e.op == Op::crash ||
+                        (e.op == Op::acquire && e.phase == Phase::ok);
+      if (ends) {
+        for (std::int64_t from : since) out.push_back({c, from, e.true_us});
+        since.clear();
+      }
+      if (e.op == Op::acquire && e.phase == Phase::info) since.push_back(e.true_us);
     }
-    if (since != kNone) out.push_back({c, since, kOpen});
+    for (std::int64_t from : since) out.push_back({c, from, kOpen});
   }
   return out;
 }
 
-// Clients covered at t (once the whole instant is applied): each client once.
+// Intervals covering t (once the whole instant is applied): permits, or waiting clients (a client
+// waits at most once at a time).
 int covered(const std::vector<Interval>& a, const std::vector<Interval>& b, std::int64_t t) {
-  std::set<int> who;
-  for (const Interval& i : a)
-    if (i.covers(t)) who.insert(i.client);
-  for (const Interval& i : b)
-    if (i.covers(t)) who.insert(i.client);
-  return static_cast<int>(who.size());
+  const auto n = [t](const std::vector<Interval>& v) {
+    return std::count_if(v.begin(), v.end(), [t](const Interval& i) { return i.covers(t); });
+  };
+  return static_cast<int>(n(a) + n(b));
+}
+
+// An acquire and the outcome paired with it: "an outcome pairs with the client's earliest pending
+// invoke"; a crash ends every pending one. invoke_us is kNone for an outcome with no invoke.
+struct Acquire {
+  int client;
+  std::int64_t invoke_us, outcome_us;
+  Phase outcome;
+};
+
+std::vector<Acquire> acquires(const History& h) {
+  std::vector<Acquire> out;
+  for (int c = 1; c <= h.clients; ++c) {
+    std::deque<std::int64_t> pending;
+    for (const Event& e : rows_of(h, c)) {
+      if (e.op == Op::crash) pending.clear();
+      if (e.op != Op::acquire) continue;
+      if (e.phase == Phase::invoke) {
+        pending.push_back(e.true_us);
+      } else if (pending.empty()) {
+        out.push_back({c, kNone, e.true_us, e.phase});
+      } else {
+        out.push_back({c, pending.front(), e.true_us, e.phase});
+        pending.pop_front();
+      }
+    }
+  }
+  return out;
 }
 
 // "waiting": from the invoke of an acquire that is rejected while the client was not already
-// waiting, to its next acquire ok, its crash, its done row, or the end of the history.
+// waiting (the fail's own instant without one), to its next acquire ok, its crash, its done row,
+// or the end of the history.
 std::vector<Interval> waits(const History& h) {
   std::vector<Interval> out;
   for (int c = 1; c <= h.clients; ++c) {
-    std::int64_t invoked = kNone, since = kNone;
+    std::deque<std::int64_t> pending;
+    std::int64_t since = kNone;
     for (const Event& e : rows_of(h, c)) {
       const bool stops = (e.op == Op::acquire && e.phase == Phase::ok) || e.op == Op::crash || e.op == Op::done;
       if (stops && since != kNone) out.push_back({c, since, e.true_us}), since = kNone;
-      if (e.op == Op::acquire && e.phase == Phase::fail && invoked != kNone && since == kNone) since = invoked;
-      if (e.op == Op::acquire) invoked = e.phase == Phase::invoke ? e.true_us : kNone;
-      if (e.op == Op::crash) invoked = kNone;
+      if (e.op == Op::crash) pending.clear();
+      if (e.op != Op::acquire) continue;
+      if (e.phase == Phase::invoke) {
+        pending.push_back(e.true_us);
+        continue;
+      }
+      const std::int64_t invoked = pending.empty() ? e.true_us : pending.front();
+      if (!pending.empty()) pending.pop_front();
+      if (e.phase == Phase::fail && since == kNone) since = invoked;
     }
     if (since != kNone) out.push_back({c, since, kOpen});
   }
@@ -294,6 +341,8 @@ std::vector<Interval> waits(const History& h) {
 struct Safety {
   int max_holders = 0, max_possible = 0;
   std::int64_t over_limit_us = 0, possible_over_limit_us = 0, steals = 0, episodes = 0;
+  // Each episode's start and witness: the limit + 1 holds covering it, earliest grant first.
+  std::vector<std::pair<std::int64_t, std::vector<HoldRef>>> witnesses;
 };
 
 // Counts are taken at every instant once it is applied, the last one included: a hold still open
@@ -314,7 +363,17 @@ Safety safety(const History& h) {
     s.max_possible = std::max(s.max_possible, np);
     if (n > h.limit) s.over_limit_us += until - t;
     if (np > h.limit) s.possible_over_limit_us += until - t;
-    if (n > h.limit && !over_before) ++s.episodes;
+    if (n > h.limit && !over_before) {
+      ++s.episodes;
+      std::vector<Interval> open;
+      for (const Interval& i : certain)
+        if (i.covers(t)) open.push_back(i);
+      std::sort(open.begin(), open.end(), [](const Interval& a, const Interval& b) { return a.seq < b.seq; });
+      std::vector<HoldRef> witness;
+      for (std::size_t w = 0; w < static_cast<std::size_t>(h.limit) + 1; ++w)
+        witness.push_back({open[w].client, open[w].identifier, open[w].from, 0});
+      s.witnesses.emplace_back(t, std::move(witness));
+    }
     over_before = n > h.limit;
     if (n > h.limit) {  // steals: min(g, n - limit), g granted at t and still holding
       const auto g =
@@ -328,31 +387,32 @@ Safety safety(const History& h) {
 // "A rejected acquire R (r_i, r_f) is inverted when an admitted acquire A of another client
 // (a_i, a_o) satisfies r_i < a_i <= r_f. Each R counts once."
 std::int64_t fifo_inversions(const History& h) {
-  struct Acquire {
-    int client;
-    std::int64_t invoke_us, outcome_us;
-    Phase outcome;
-  };
   std::vector<Acquire> decided;
-  for (int c = 1; c <= h.clients; ++c) {
-    std::int64_t invoked = kNone;
-    for (const Event& e : rows_of(h, c)) {
-      if (e.op == Op::crash) invoked = kNone;  // never admitted
-      if (e.op != Op::acquire) continue;
-      if (e.phase == Phase::invoke) {
-        invoked = e.true_us;  // one still pending before it never got an outcome
-      } else {
-        if (invoked != kNone) decided.push_back({c, invoked, e.true_us, e.phase});
-        invoked = kNone;
-      }
-    }
-  }
+  for (const Acquire& a : acquires(h))
+    if (a.invoke_us != kNone) decided.push_back(a);
   return std::count_if(decided.begin(), decided.end(), [&](const Acquire& r) {
     return r.outcome == Phase::fail && std::any_of(decided.begin(), decided.end(), [&](const Acquire& a) {
              return a.outcome == Phase::ok && a.client != r.client && r.invoke_us < a.invoke_us &&
                     a.invoke_us <= r.outcome_us;
            });
   });
+}
+
+// "acquire latency, true time from invoke to ok or fail (not info)", the invoke the outcome pairs
+// with; the latencies sorted.
+std::vector<std::int64_t> latencies(const History& h) {
+  std::vector<std::int64_t> out;
+  for (const Acquire& a : acquires(h))
+    if (a.invoke_us != kNone && a.outcome != Phase::info) out.push_back(a.outcome_us - a.invoke_us);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Nearest rank: the smallest v with at least ceil(p * N / 100) values <= v.
+std::int64_t nearest_rank(const std::vector<std::int64_t>& sorted, int p) {
+  const std::size_t n = sorted.size();
+  const std::size_t rank = (static_cast<std::size_t>(p) * n + 99) / 100;
+  return sorted[std::max<std::size_t>(rank, 1) - 1];
 }
 
 struct LongestWait {
@@ -377,7 +437,7 @@ struct Liveness {
   std::int64_t longest_no_grant_us = 0, gaps = 0;
 };
 
-// An instant is starving when fewer than `limit` clients certainly hold and one is waiting. A
+// An instant is starving when fewer than `limit` permits are certainly held and a client waits. A
 // no-grant stretch: consecutive starving instants, cut before an instant with an acquire ok,
 // from its first instant to the instant after its last (the end of the history for the last).
 Liveness liveness(const History& h) {
@@ -464,6 +524,45 @@ RC_GTEST_PROP(CheckerMatchesBruteForce, HoldersOverLimitTimeStealsAndEpisodesCou
   RC_CLASSIFY(ref.steals > 0, "steals");
   RC_CLASSIFY(ref.episodes > 1, "several episodes");
   RC_CLASSIFY(ref.max_possible > ref.max_holders, "possible holders");
+  RC_CLASSIFY(std::any_of(h.events.begin(), h.events.end(), [&](const Event& e) {
+                return e.op == Op::acquire && e.phase == Phase::ok &&
+                       std::count_if(h.events.begin(), h.events.end(), [&](const Event& o) {
+                         return o.client == e.client && o.op == Op::acquire && o.phase == Phase::ok && o.seq < e.seq;
+                       }) > 0;
+              }),
+              "a client granted twice");
+}
+
+RC_GTEST_PROP(CheckerMatchesBruteForce, EachEpisodeWitnessesTheEarliestHoldsAtItsStartOneAPermit, ()) {
+  const History h = gen_history();
+  RC_LOG() << describe(h);
+  const Summary s = check(h);
+  const Safety ref = safety(h);
+  RC_ASSERT(s.episodes.size() == std::min<std::size_t>(ref.witnesses.size(), 100));  // the first 100 are kept
+  bool one_client_twice = false;
+  for (std::size_t k = 0; k < s.episodes.size(); ++k) {
+    RC_ASSERT(s.episodes[k].start_us == ref.witnesses[k].first);
+    RC_ASSERT(s.episodes[k].witness == ref.witnesses[k].second);
+    std::set<int> clients;
+    for (const HoldRef& w : s.episodes[k].witness) one_client_twice |= !clients.insert(w.client).second;
+  }
+  RC_CLASSIFY(one_client_twice, "a witness names one client twice");
+}
+
+RC_GTEST_PROP(CheckerMatchesBruteForce, AcquireLatencyFromTheEarliestPendingInvoke, ()) {
+  const History h = gen_history();
+  RC_LOG() << describe(h);
+  const Summary s = check(h);
+  const std::vector<std::int64_t> ref = latencies(h);
+  RC_ASSERT(s.acquire_latency.count() == ref.size());
+  if (ref.empty()) return;
+  // Above 16.384 ms a latency is reported at most 2^-13 below its value (latency.h).
+  for (const auto& [p, got] : {std::pair(50, s.acquire_p50_us), std::pair(99, s.acquire_p99_us)}) {
+    RC_ASSERT(got.has_value());
+    const std::int64_t want = nearest_rank(ref, p);
+    RC_ASSERT(*got <= want);
+    RC_ASSERT(*got >= want - want / 8192);
+  }
 }
 
 RC_GTEST_PROP(CheckerMatchesBruteForce, FifoInversionsCountEachRejectionOvertakenWhilePending, ()) {

@@ -178,16 +178,16 @@ TEST(CheckerSafety, StealsAtOneInstantAreAtMostTheHoldersAboveTheLimit) {
   EXPECT_EQ(s.steals, 1);
 }
 
-// "A client holds at most one permit (a second ok while holding changes nothing)": not its start
-// either. Limit 1. Client 1 holds from 10 ms; client 2 is granted at 20 ms (a steal, episode 1);
-// client 1 is told ok again at 30 ms while holding: no steal, its hold still starts at 10 ms.
+// "A second ok naming a permit the client already holds changes nothing": not its start either.
+// Limit 1. Client 1 holds "a1" from 10 ms; client 2 is granted at 20 ms (a steal, episode 1);
+// client 1 is told ok for "a1" again at 30 ms: no steal, its hold still starts at 10 ms.
 // Client 2 releases at 40 ms; client 3 granted at 50 ms opens episode 2, whose witness shows
 // client 1's hold since 10 ms with its first identifier.
 TEST(CheckerSafety, ASecondOkWhileHoldingKeepsTheHoldsStart) {
   HistoryBuilder h(1);
   h.at(0, 1, Op::acquire, Phase::invoke).at(10, 1, Op::acquire, Phase::ok, "a1");
   h.hold(2, 15, 20, 40, "b");
-  h.at(25, 1, Op::acquire, Phase::invoke).at(30, 1, Op::acquire, Phase::ok, "a2");
+  h.at(25, 1, Op::acquire, Phase::invoke).at(30, 1, Op::acquire, Phase::ok, "a1");
   h.hold(3, 45, 50, 60, "c");
   h.at(70, 1, Op::release, Phase::invoke, "a1").end(80);
   const Summary s = h.check();

@@ -286,3 +286,23 @@ TEST(Timeline, KeepsRowsOnlyForTheLowestClientsThatAcquire) {
 
 }  // namespace
 }  // namespace semsim
+
+namespace semsim {
+namespace {
+
+// Client 1 holds "a" [1, 50) and "b" [2, 10) ms at once, limit 1: two bars on its row, each to its
+// own release, each with its lease (invokes at 0 + 100 ms), both in the witness. (Before permits
+// were counted: one bar, [1, 10), ended by the release of "b".)
+TEST(Timeline, EachPermitOfAClientIsABarOfItsOwn) {
+  HistoryBuilder h(/*limit=*/1, /*clients=*/1, /*timeout_ms=*/100);
+  h.at(0, 1, Op::acquire, Phase::invoke).at(0, 1, Op::acquire, Phase::invoke);
+  h.at(1, 1, Op::acquire, Phase::ok, "a").at(2, 1, Op::acquire, Phase::ok, "b");
+  h.at(10, 1, Op::release, Phase::invoke, "b").at(50, 1, Op::release, Phase::invoke, "a").end(60);
+  const std::string html = page_of(h.sorted(), "timeline_permits");
+  EXPECT_NE(html.find("{\"id\":1,\"offset_ms\":0.000,\"holds\":[1000,50000,100000,2,1,2000,10000,100000,2,1],"),
+            std::string::npos)
+      << html.substr(html.find("\"id\":1,"), 200);
+}
+
+}  // namespace
+}  // namespace semsim
