@@ -97,7 +97,9 @@ History make_history(int limit, int clients, std::int64_t timeout_ms, std::int64
       const auto forget = [&](const std::string& id) { std::erase(s.held, id); };
       const auto crash = [&] {
         row(c, Op::crash, Phase::ok);
-        s = ClientSim{.grants = s.grants};
+        const int grants = s.grants;
+        s = ClientSim{};
+        s.grants = grants;
       };
       // The rows its state allows, weighted; `choice` picks one.
       std::vector<std::pair<int, std::function<void()>>> options;
