@@ -11,7 +11,7 @@
 #include <deque>
 #include <optional>
 #include <string>
-#include <unordered_map>
+#include <map>
 #include <vector>
 
 #include "reports/checks/fifo.h"
@@ -128,7 +128,7 @@ class Checker {
   std::optional<double> row_wall_s_;
 
   std::vector<Row> rows_;  // by client id
-  std::unordered_map<int, std::deque<std::int64_t>> later_invokes_;  // by client: see ClientState
+  std::map<int, std::deque<std::int64_t>> later_invokes_;  // by client: see ClientState
   HoldTracker holds_;
   // Runs of several masters (the run row's masters= and quorum=): each permit's votes.
   int masters_ = 1, quorum_ = 1;
