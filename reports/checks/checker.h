@@ -9,9 +9,9 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <string>
-#include <map>
 #include <vector>
 
 #include "reports/checks/fifo.h"
