@@ -1,13 +1,10 @@
 #include "sim/drivers/peer_process.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <array>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -15,28 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "sim/drivers/driver_process.h"  // read_proc_file
+
 namespace semsim {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-// A file of /proc whole, or "" if it cannot be read. Plain reads: a process that ends while it is
-// read makes read() fail (ESRCH), which an ifstream would throw from.
-std::string read_proc(const std::string& path) {
-  std::string out;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return out;
-  char buffer[4096];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    out.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return out;
-}
 
 // An address as IPv6 bytes (IPv4 as ::ffff:a.b.c.d, as a dual-stack socket lists it) and a port.
 struct End {
@@ -98,7 +80,7 @@ std::optional<unsigned long> peer_socket_inode(int fd) {
   if (!us || !them) return std::nullopt;
   // The peer's socket is the row whose local end is the peer and whose remote end is us.
   for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
-    std::istringstream in(read_proc(table));
+    std::istringstream in(read_proc_file(table));
     std::string line;
     std::getline(in, line);  // the header
     while (std::getline(in, line)) {
@@ -123,7 +105,7 @@ bool held_by_descendant(unsigned long inode, pid_t ancestor) {
   for (fs::directory_iterator e("/proc", ec), end; !ec && e != end; e.increment(ec)) {
     const std::string name = e->path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    const std::string text = read_proc((e->path() / "stat").string());
+    const std::string text = read_proc_file((e->path() / "stat").string());
     const std::size_t close = text.rfind(')');  // the name in parentheses may hold anything
     if (close == std::string::npos) continue;
     std::istringstream rest(text.substr(close + 1));
