@@ -45,6 +45,22 @@ for _, key in ipairs(KEYS) do
 end
 return now)";
 
+// kGiveExpiry over every key holding `prefix`, a SCAN page at a time; the server's now (ms) by the
+// last page, or 0 when there was no key.
+std::int64_t give_expiry(RedisLink& link, const std::string& prefix, const std::string& deadline, std::int64_t previous) {
+  std::int64_t now = 0;
+  scan_keys_containing(link, prefix, [&](const std::vector<std::string>& keys) {
+    Command eval{"EVAL", kGiveExpiry, std::to_string(keys.size())};
+    eval.insert(eval.end(), keys.begin(), keys.end());
+    eval.push_back(deadline);
+    eval.push_back(std::to_string(previous));
+    const Reply r = link.execute({std::move(eval)}).at(0);
+    if (r.is_error()) throw ReplyError("EVAL: " + r.text);
+    now = r.integer;
+  });
+  return now;
+}
+
 // semsim itself: this program, or the build's semsim one folder above a test program.
 std::filesystem::path semsim_program() {
   std::error_code error;
@@ -150,17 +166,7 @@ std::string KeySafetyNet::stop() {
 }
 
 std::int64_t KeySafetyNet::look(RedisLink& link, std::int64_t previous) {
-  std::int64_t now = 0;
-  const std::string deadline = std::to_string(deadline_->load());
-  scan_keys_containing(link, prefix_, [&](const std::vector<std::string>& keys) {
-    Command eval{"EVAL", kGiveExpiry, std::to_string(keys.size())};
-    eval.insert(eval.end(), keys.begin(), keys.end());
-    eval.push_back(deadline);
-    eval.push_back(std::to_string(previous));
-    const Reply r = link.execute({std::move(eval)}).at(0);
-    if (r.is_error()) throw ReplyError("EVAL: " + r.text);
-    now = r.integer;
-  });
+  const std::int64_t now = give_expiry(link, prefix_, std::to_string(deadline_->load()), previous);
   return now ? now : server_now_ms(link);
 }
 
@@ -225,14 +231,7 @@ int key_net_watch() {
     target.user = env("SEMSIM_NET_USER");
     if (const char* password = std::getenv("SEMSIM_REDIS_PASSWORD"); password && *password) target.password = password;
     const std::unique_ptr<RedisLink> link = RedisLink::connect(target, std::chrono::seconds(5), 1);
-    scan_keys_containing(*link, env("SEMSIM_NET_PREFIX"), [&](const std::vector<std::string>& keys) {
-      Command eval{"EVAL", kGiveExpiry, std::to_string(keys.size())};
-      eval.insert(eval.end(), keys.begin(), keys.end());
-      eval.push_back(deadline);
-      eval.push_back("0");
-      const Reply r = link->execute({std::move(eval)}).at(0);
-      if (r.is_error()) throw ReplyError("EVAL: " + r.text);
-    });
+    give_expiry(*link, env("SEMSIM_NET_PREFIX"), deadline, 0);
   } catch (const std::exception& e) {
     std::cerr << "semsim key-net-watch: the last look at the run's keys failed (" << e.what() << ")\n";
     return 1;
