@@ -181,7 +181,7 @@ struct Simulation::State {
         prefix_in_run_row(sim.prefix_in_run_row_),
         table(sim.inputs_.clients),
         actions(sim.inputs_.actions),
-        links_table(sim.inputs_.links),
+        inputs(sim.inputs_),
         sink(sim.sink_),
         recorder(scheduler, [this](const Event& e) {
           if (e.op == Op::acquire && e.phase == Phase::ok) ++grants;
@@ -205,7 +205,7 @@ struct Simulation::State {
   void start_redis_clock();
   void prepare();
   void build_clients();
-  std::vector<ClientNetwork> networks_of(int c, const ClientSpec& spec);
+  std::vector<ClientNetwork> networks_of(int c);
   void bound_lookahead();
   void schedule_server_faults();
   void schedule_actions();
@@ -246,7 +246,7 @@ struct Simulation::State {
   const bool prefix_in_run_row;
   const std::map<int, ClientSpec>& table;
   const std::vector<ScriptedAction>& actions;
-  const std::map<std::pair<int, int>, LinkSpec>& links_table;
+  const RunInputs& inputs;  // all of them, for link_model
   Recorder::Sink& sink;
 
   Scheduler scheduler;
@@ -324,19 +324,24 @@ void Simulation::State::prepare() {
                   run_detail(o, semaphore.quorum(o.masters)) + (prefix_in_run_row ? " prefix=" + key_prefix : std::string()));
 }
 
-// A client's link to each master: links.csv's row for the pair, else the client's own delays
-// (clients.csv, else the options). Master 1's network draws from the client's network stream, as
-// in a one-master run; master K's from a stream derived from it.
-std::vector<ClientNetwork> Simulation::State::networks_of(int c, const ClientSpec& spec) {
+LinkModel link_model(const RunOptions& o, const RunInputs& inputs, int client, int master) {
+  const auto own = inputs.clients.find(client);
+  const ClientSpec spec = own == inputs.clients.end() ? ClientSpec{} : own->second;
+  const auto row = inputs.links.find({client, master});
+  const LinkSpec link = row == inputs.links.end() ? LinkSpec{} : row->second;
+  return {link.delay_out ? *link.delay_out : spec.delay_out ? *spec.delay_out : o.delay_out.value_or(o.delay),
+          link.delay_in ? *link.delay_in : spec.delay_in ? *spec.delay_in : o.delay_in.value_or(o.delay),
+          o.spike_probability, o.spike};
+}
+
+// A client's link to each master (link_model). Master 1's network draws from the client's network
+// stream, as in a one-master run; master K's from a stream derived from it.
+std::vector<ClientNetwork> Simulation::State::networks_of(int c) {
   std::vector<ClientNetwork> networks;
   for (int m = 0; m < o.masters; ++m) {
-    const auto row = links_table.find({c, m + 1});
-    const LinkSpec link = row == links_table.end() ? LinkSpec{} : row->second;
-    LinkModel net{link.delay_out ? *link.delay_out : spec.delay_out ? *spec.delay_out : o.delay_out.value_or(o.delay),
-                  link.delay_in ? *link.delay_in : spec.delay_in ? *spec.delay_in : o.delay_in.value_or(o.delay),
-                  o.spike_probability, o.spike};
     const std::uint64_t seed = client_seed(c, Salt::network);
-    networks.emplace_back(std::move(net), m == 0 ? seed : derive_seed(seed, static_cast<std::uint64_t>(m)));
+    networks.emplace_back(link_model(o, inputs, c, m + 1),
+                          m == 0 ? seed : derive_seed(seed, static_cast<std::uint64_t>(m)));
   }
   return networks;
 }
@@ -357,7 +362,7 @@ void Simulation::State::build_clients() {
     const ClientSpec spec = table.count(c) ? table.at(c) : ClientSpec{};
     const Micros skew((spec.skew ? *spec.skew : o.skew).sample(setup));
     const double drift = static_cast<double>((spec.drift_ppm ? *spec.drift_ppm : o.drift_ppm).sample(setup));
-    clients.push_back(std::make_unique<SimClient>(scheduler, c, ClientClock(skew, drift), networks_of(c, spec),
+    clients.push_back(std::make_unique<SimClient>(scheduler, c, ClientClock(skew, drift), networks_of(c),
                                                   client_seed(c, Salt::behaviour), client_seed(c, Salt::identifiers)));
   }
   std::vector<const ClientClock*> server_clocks;

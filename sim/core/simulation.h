@@ -13,6 +13,7 @@
 #include "algorithms/api/semaphore.h"
 #include "sim/core/client_spec.h"
 #include "sim/core/connection.h"
+#include "sim/core/network.h"
 #include "sim/core/recorder.h"
 #include "sim/core/run_options.h"
 #include "sim/core/server_clock.h"
@@ -105,6 +106,10 @@ class Simulation {
 // `master` (0-based) and `spec` (its masters.csv row): whose clock, in a multi-master run.
 void check_server_clock_range(const RunOptions& options, const std::vector<ScriptedAction>& actions,
                               ServerClock::Range range, int master = 0, const MasterSpec& spec = {});
+
+// Client `client`'s link to master `master` (both 1-based), model and driver runs alike: the links
+// table's row for the pair, else the client's own delays (clients.csv, else the options).
+LinkModel link_model(const RunOptions& options, const RunInputs& inputs, int client, int master);
 
 // Throws InputError (naming the actions file, line and field) for an action whose masters do not fit
 // the run: a master out of 1..N, a partition that names none, a server action that names none over

@@ -118,17 +118,10 @@ void DriverRun::State::start() {
     c->plan_moves_clock = c->skew.count() != 0 || c->drift_ppm != 0;
     for (const ScriptedAction& a : run.inputs_.actions)
       c->plan_moves_clock |= a.client == id && a.kind == ScriptedAction::Kind::jump;
-    const ClientSpec spec = run.inputs_.clients.count(id) ? run.inputs_.clients.at(id) : ClientSpec{};
-    // Each master's link as the simulation makes it (Simulation::State::networks_of): links.csv's
-    // row for the pair, else the client's own delays (clients.csv, else the options).
+    // Each master's link as the simulation makes it.
     for (std::size_t m = 0; m < upstreams.size(); ++m) {
-      const auto row = run.inputs_.links.find({id, static_cast<int>(m) + 1});
-      const LinkSpec link = row == run.inputs_.links.end() ? LinkSpec{} : row->second;
-      const LinkModel net{
-          link.delay_out ? *link.delay_out : spec.delay_out ? *spec.delay_out : o.delay_out.value_or(o.delay),
-          link.delay_in ? *link.delay_in : spec.delay_in ? *spec.delay_in : o.delay_in.value_or(o.delay),
-          o.spike_probability, o.spike};
-      c->proxies.push_back(std::make_unique<ClientProxy>(net, derive_seed(seed(id, streams::network), m),
+      c->proxies.push_back(std::make_unique<ClientProxy>(link_model(o, run.inputs_, id, static_cast<int>(m) + 1),
+                                                         derive_seed(seed(id, streams::network), m),
                                                          std::const_pointer_cast<const Upstream>(upstreams[m]),
                                                          ProxyRules{run.setup_.key}));
     }
