@@ -353,16 +353,23 @@ void DriverRun::State::send(DriverClient& c, const std::string& id, DriverOp op,
   else c.backlog.emplace_back(op, id);
 }
 
+void DriverRun::State::off_plan(std::int64_t& count, const DriverClient& c, DriverOp op, const std::string& id,
+                                std::int64_t due_ns, const std::string& what) {
+  if (run.report_.never_ran + run.report_.overtaken == 0)
+    run.report_.first_off_plan = "client " + std::to_string(c.id) + "'s " + std::string(to_string(op)) + " " + id +
+                                 ", due at " + std::to_string(true_us(due_ns) / 1000) + " ms, " + what;
+  ++count;
+}
+
 void DriverRun::State::overtake(DriverClient& c, const char* fault) {
   const std::int64_t now = monotonic_ns();
   for (auto& [id, permit] : c.permits)
     for (auto& [op, p] : permit.pending) {
       if (p.invoked || p.overtaken || p.sent_ns >= now) continue;
       p.overtaken = true;
-      if (run.report_.never_ran + run.report_.overtaken++ == 0)
-        run.report_.first_off_plan = "client " + std::to_string(c.id) + "'s " + std::string(to_string(op)) + " " + id +
-                                     ", due at " + std::to_string(true_us(p.sent_ns) / 1000) + " ms, had not started when "
-                                     "its planned " + fault + " came at " + std::to_string(true_us(now) / 1000) + " ms";
+      off_plan(run.report_.overtaken, c, op, id, p.sent_ns,
+               "had not started when its planned " + std::string(fault) + " came at " +
+                   std::to_string(true_us(now) / 1000) + " ms");
     }
 }
 
@@ -371,13 +378,10 @@ void DriverRun::State::count_never_ran() {
   for (std::size_t i = 1; i < clients.size(); ++i) {
     const DriverClient& c = *clients[i];
     for (const auto& [id, permit] : c.permits)
-      for (const auto& [op, p] : permit.pending) {
+      for (const auto& [op, p] : permit.pending)
         // Due while a pause that lasts to the end held its client: that was the plan.
-        if (p.invoked || p.sent_ns >= due_by || (c.paused && true_us(p.sent_ns) >= c.paused_from_us)) continue;
-        if (run.report_.overtaken + run.report_.never_ran++ == 0)
-          run.report_.first_off_plan = "client " + std::to_string(c.id) + "'s " + std::string(to_string(op)) + " " + id +
-                                       ", due at " + std::to_string(true_us(p.sent_ns) / 1000) + " ms, never started";
-      }
+        if (!p.invoked && p.sent_ns < due_by && !(c.paused && true_us(p.sent_ns) >= c.paused_from_us))
+          off_plan(run.report_.never_ran, c, op, id, p.sent_ns, "never started");
   }
 }
 

@@ -142,6 +142,9 @@ struct DriverRun::State {
   void overtake(DriverClient& c, const char* fault);
   // At the end: planned commands due well before it that never started (RealTimeReport::never_ran).
   void count_never_ran();
+  // One more in `count` (never_ran or overtaken); the first of both is said with `what` happened.
+  void off_plan(std::int64_t& count, const DriverClient& c, DriverOp op, const std::string& id, std::int64_t due_ns,
+                const std::string& what);
   void pause(DriverClient& c, Micros length);
   void resume(DriverClient& c);
   void crash(DriverClient& c);
