@@ -10,7 +10,8 @@
 namespace semsim {
 
 DriverClock::DriverClock(std::filesystem::path path) : path_(std::move(path)) {
-  const semsim_client_clock_page initial{SEMSIM_CLIENT_CLOCK_MAGIC, 0, 0, 0, 0, 0};
+  semsim_client_clock_page initial{};
+  initial.magic = SEMSIM_CLIENT_CLOCK_MAGIC;
   page_ = create_shared_page(path_, &initial, sizeof initial);
 }
 
