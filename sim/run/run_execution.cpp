@@ -253,12 +253,16 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
     simulation->set_key_prefix(prefix, /*in_run_row=*/!redis.embedded() && options.mode == TimeMode::paced);
     simulation->check_inputs();  // before any output: bad input leaves none
   } else {
-    drivers.emplace(options, std::move(inputs), driver_setup(driver, redis, prefix, options.out), sink);
+    DriverSetup setup = driver_setup(driver, redis, prefix, options.out);
     std::vector<ServerControl*> controls;
     for (int m = 0; m < redis.masters(); ++m) {
       controls.push_back(&redis.master(m));
-      if (redis.master(m).clock()) redis.master(m).clock()->release();  // real time: each master's own clock too
+      if (!redis.master(m).clock()) continue;
+      // Paced: real time, each master's own clock too. Warp: it follows the run's virtual clock.
+      if (options.mode == TimeMode::paced) redis.master(m).clock()->release();
+      else setup.redis_clocks.push_back(redis.master(m).clock());
     }
+    drivers.emplace(options, std::move(inputs), std::move(setup), sink);
     drivers->set_server_control(std::move(controls), redis.embedded(), [&redis] { return master_endpoints(redis); });
     log << "drivers: each client runs `" << driver << "`; their stderr goes to "
         << (fs::path(options.out) / "drivers").string() << "/\n";
