@@ -160,7 +160,7 @@ void DriverRun::State::resume(DriverClient& c) {
   c.paused = false;
   c.resumed_ns = landed;
   record_fault(c, landed, Op::resume);
-  if (warp) wake(c);  // its timed waits that ended meanwhile end now
+  if (warp) stir(c), wake(c);  // it runs again; its timed waits that ended meanwhile end now
 }
 
 void DriverRun::State::crash(DriverClient& c) {
@@ -275,7 +275,10 @@ void DriverRun::State::server_fault(const ScriptedAction& a, std::size_t m) {
     case K::disconnect: {
       if (down[m]) break;
       std::int64_t landed = now_ns();
-      for (std::size_t i = 1; i < clients.size(); ++i) landed = std::max(landed, clients[i]->proxies[m]->cut());
+      for (std::size_t i = 1; i < clients.size(); ++i) {
+        landed = std::max(landed, clients[i]->proxies[m]->cut());
+        if (warp) stir(*clients[i]);  // its connections end: its library sees it now
+      }
       record_master(landed, Op::disconnect, m, {});
       control.reconnect();
       break;

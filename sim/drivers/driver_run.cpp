@@ -187,7 +187,7 @@ void DriverRun::State::start_process(DriverClient& c) {
   c.crashed = false;
   c.output_open = true;
   c.inbox.clear();
-  poked = true;
+  stir(c);
   if (started)  // a fresh process mid-run must get ready as the first ones had to
     at(now_ns() + kReadyLimitNs, [this, &c, epoch = c.epoch] {
       if (c.epoch == epoch && !c.ready && c.process)
@@ -365,7 +365,7 @@ void DriverRun::State::on_ready(DriverClient& c, const DriverLine& line) {
                   ". It cannot run in virtual time: run it with --mode paced (docs/drivers.md, warp)");
     c.ready = true;
     for (const auto& [op, id] : std::exchange(c.backlog, {})) c.process->send(command_line(op, id));
-    poked = true;
+    stir(c);
     return;
   }
   const std::int64_t observed = line.wall_ms * kNsPerMs - (line.mono_ns + real_minus_mono);
@@ -407,7 +407,7 @@ void DriverRun::State::send(DriverClient& c, const std::string& id, DriverOp op,
   });
   if (c.ready) {
     c.process->send(command_line(op, id));
-    poked = true;
+    stir(c);
   } else {
     c.backlog.emplace_back(op, id);
   }

@@ -96,6 +96,7 @@ struct DriverClient {
   std::vector<WarpProxy*> warp_proxies;        // the same, in warp
   std::vector<std::string> inbox;              // warp: lines read while it ran, handled once all sleep
   bool output_open = true;
+  bool stirred = false;  // warp: semsim woke it (a line, data, a signal) since it last slept
   std::unique_ptr<DriverProcess> process;
   std::uint64_t epoch = 0;  // one more per process: steps planned for a dead one do nothing
   bool ready = false;
@@ -222,7 +223,11 @@ struct DriverRun::State {
   bool started = false;
   const bool warp;
   std::int64_t virtual_ns = driver_run::kWarpBaseNs;
-  bool poked = false;                   // warp: semsim wrote to a driver since everything last slept
+  bool poked = false;  // warp: semsim woke a driver since everything last slept
+  void stir(DriverClient& c) {
+    c.stirred = true;
+    poked = true;
+  }
   std::vector<ClientClock> redis_clocks;  // warp: each master's own clock (skew, drift, server_jump)
   std::int64_t real_start_ns = 0;
   std::int64_t t0 = 0, end_ns = 0;

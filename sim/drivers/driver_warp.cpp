@@ -114,7 +114,7 @@ void DriverRun::State::warp_step() {
     DriverClient& c = *clients[i];
     for (WarpProxy* p : c.warp_proxies)
       if (const auto due = p->next_due(); due && *due <= virtual_ns) {
-        poked |= p->deliver();
+        if (p->deliver()) stir(c);
         return;
       }
     if (!c.process || c.paused) continue;
@@ -128,7 +128,7 @@ void DriverRun::State::wake(DriverClient& c) {
   const int signal = c.clock->wake_signal();
   for (const DriverClock::Waiter& w : c.clock->waiters()) {
     if (w.deadline_ns > virtual_ns) continue;
-    poked = true;
+    stir(c);
     if (w.sliced || signal <= 0) continue;
     if (::syscall(SYS_tgkill, w.pid, w.tid, signal) != 0 && errno == ESRCH) c.clock->forget(w.slot);  // gone
   }
@@ -153,7 +153,7 @@ bool DriverRun::State::pump() {
 bool DriverRun::State::everyone_still() {
   for (std::size_t i = 1; i < clients.size(); ++i) {
     DriverClient& c = *clients[i];
-    if (!c.process) continue;
+    if (!c.process || !c.stirred) continue;  // still since semsim last looked, and nothing woke it
     if (!c.paused)
       for (const DriverClock::Waiter& w : c.clock->waiters())
         if (w.deadline_ns <= virtual_ns) {
@@ -161,6 +161,7 @@ bool DriverRun::State::everyone_still() {
           return false;
         }
     if (!still_below(c.process->keeper())) return false;
+    c.stirred = false;
   }
   return true;
 }

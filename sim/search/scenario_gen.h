@@ -107,6 +107,10 @@ struct GenSettings {
   // jumps, restarts with downtime, pauses) and partitions of clients from some of them, kept
   // inside Redlock's assumptions where `pre` says so. The run's defaults of the two below.
   bool lock = false;  // the variant is a lock: every case has limit 1
+  // Given (check --limit, --timeout): every case has this limit / timeout (a driver's library is
+  // set up with them); 0: drawn.
+  int limit = 0;
+  std::int64_t timeout_us = 0;
   int masters = 1;
   std::int64_t master_timeout_us = 50'000;
   double drift_factor = 0.01;
