@@ -24,6 +24,7 @@
 #include "sim/drivers/history_order.h"
 #include "sim/drivers/real_clock.h"
 #include "sim/drivers/warp_proxy.h"
+#include "sim/drivers/warp_stillness.h"
 #include "sim/core/client_clock.h"
 
 namespace semsim {
@@ -97,6 +98,7 @@ struct DriverClient {
   std::vector<std::string> inbox;              // warp: lines read while it ran, handled once all sleep
   bool output_open = true;
   bool stirred = false;  // warp: semsim woke it (a line, data, a signal) since it last slept
+  std::unique_ptr<Stillness> stillness;  // warp: whether its processes sleep
   std::unique_ptr<DriverProcess> process;
   std::uint64_t epoch = 0;  // one more per process: steps planned for a dead one do nothing
   bool ready = false;

@@ -160,7 +160,7 @@ bool DriverRun::State::everyone_still() {
           wake(c);  // again: it may have slept before it could take the signal
           return false;
         }
-    if (!still_below(c.process->keeper())) return false;
+    if (!c.stillness->still()) return false;
     c.stirred = false;
   }
   return true;
@@ -178,7 +178,7 @@ void DriverRun::State::settle() {
       for (std::size_t i = 1; i < clients.size(); ++i) {
         DriverClient& c = *clients[i];
         ThreadLook busy;
-        if (c.process && !still_below(c.process->keeper(), &busy))
+        if (c.process && !c.stillness->still(&busy))
           fail(c, "a thread of the driver (pid " + std::to_string(busy.pid) + ", thread " + std::to_string(busy.tid) +
                       ") ran for " + std::to_string(kTurnLimitNs / kSecond) +
                       " s of real time without sleeping: a busy loop (a spin on the clock, which stands still while "

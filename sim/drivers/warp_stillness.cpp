@@ -1,7 +1,11 @@
 #include "sim/drivers/warp_stillness.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -35,27 +39,13 @@ std::vector<pid_t> tasks_of(pid_t pid) {
   return out;
 }
 
-// One thread's state and runs; false if it is gone.
-bool look_at(pid_t pid, pid_t tid, ThreadLook& out) {
-  const std::string task = "/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid);
-  const std::string stat = read_proc_file(task + "/stat");
-  const auto close = stat.rfind(')');
-  if (close == std::string::npos || close + 2 >= stat.size()) return false;
-  unsigned long long run_ns = 0, wait_ns = 0, runs = 0;
-  if (std::sscanf(read_proc_file(task + "/schedstat").c_str(), "%llu %llu %llu", &run_ns, &wait_ns, &runs) != 3)
-    return false;
-  out = {pid, tid, stat[close + 2], runs};
-  return true;
-}
+std::string task_path(pid_t pid, pid_t tid) { return "/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid); }
 
-void look_at_tree(pid_t pid, std::vector<ThreadLook>& out) {
-  for (pid_t tid : tasks_of(pid)) {
-    ThreadLook look;
-    if (look_at(pid, tid, look)) out.push_back(look);
-    const std::string children =
-        read_proc_file("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/children");
-    for (pid_t child : numbers(children)) look_at_tree(child, out);
-  }
+// What an open /proc file holds now ("" if its thread is gone).
+std::string pread_all(int fd) {
+  char buffer[1024];
+  const ssize_t n = ::pread(fd, buffer, sizeof buffer - 1, 0);
+  return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string();
 }
 
 bool asleep(char state) {
@@ -64,38 +54,77 @@ bool asleep(char state) {
 
 }  // namespace
 
-std::vector<ThreadLook> look_below(pid_t root) {
-  std::vector<ThreadLook> out;
-  for (pid_t tid : tasks_of(root))
-    for (pid_t child : numbers(read_proc_file("/proc/" + std::to_string(root) + "/task/" + std::to_string(tid) + "/children")))
-      look_at_tree(child, out);
-  return out;
+Stillness::~Stillness() {
+  for (auto& [key, f] : files_)
+    for (int fd : {f.stat, f.schedstat})
+      if (fd >= 0) ::close(fd);
 }
 
-bool all_asleep(const std::vector<ThreadLook>& look) {
-  for (const ThreadLook& t : look)
-    if (!asleep(t.state)) return false;
+bool Stillness::read(ThreadLook& t) {
+  auto found = files_.find({t.pid, t.tid});
+  if (found == files_.end()) {
+    const std::string path = task_path(t.pid, t.tid);
+    Files f{::open((path + "/stat").c_str(), O_RDONLY | O_CLOEXEC), ::open((path + "/schedstat").c_str(), O_RDONLY | O_CLOEXEC)};
+    found = files_.emplace(std::make_pair(t.pid, t.tid), f).first;
+  }
+  const Files& f = found->second;
+  const std::string stat = f.stat >= 0 ? pread_all(f.stat) : std::string();
+  const auto close = stat.rfind(')');
+  unsigned long long run_ns = 0, wait_ns = 0, runs = 0;
+  if (close == std::string::npos || close + 2 >= stat.size() || f.schedstat < 0 ||
+      std::sscanf(pread_all(f.schedstat).c_str(), "%llu %llu %llu", &run_ns, &wait_ns, &runs) != 3) {
+    for (int fd : {f.stat, f.schedstat})
+      if (fd >= 0) ::close(fd);
+    files_.erase(found);  // gone (its ids may come back as another's: opened again then)
+    return false;
+  }
+  t.state = stat[close + 2];
+  t.runs = runs;
   return true;
 }
 
-bool still_below(pid_t root, ThreadLook* busy) {
-  const auto say = [busy](const std::vector<ThreadLook>& look) {
-    for (const ThreadLook& t : look)
-      if (!asleep(t.state)) {
-        if (busy) *busy = t;
-        return;
-      }
-    if (busy && !look.empty()) *busy = look.front();
-  };
-  const std::vector<ThreadLook> first = look_below(root);
-  if (!all_asleep(first)) {
-    say(first);
-    return false;
+std::vector<ThreadLook> Stillness::list() {
+  std::vector<ThreadLook> out;
+  std::vector<pid_t> processes;
+  for (pid_t tid : tasks_of(root_))
+    for (pid_t child : numbers(read_proc_file(task_path(root_, tid) + "/children"))) processes.push_back(child);
+  for (std::size_t i = 0; i < processes.size(); ++i) {
+    const pid_t pid = processes[i];
+    for (pid_t tid : tasks_of(pid)) {
+      ThreadLook t{pid, tid};
+      if (read(t)) out.push_back(t);
+      for (pid_t child : numbers(read_proc_file(task_path(pid, tid) + "/children"))) processes.push_back(child);
+    }
   }
-  const std::vector<ThreadLook> second = look_below(root);
-  if (first == second) return true;
-  say(second);
-  return false;
+  // The files of threads no longer there.
+  for (auto it = files_.begin(); it != files_.end();) {
+    const bool listed = std::any_of(out.begin(), out.end(), [&](const ThreadLook& t) { return it->first == std::make_pair(t.pid, t.tid); });
+    if (listed) {
+      ++it;
+      continue;
+    }
+    for (int fd : {it->second.stat, it->second.schedstat})
+      if (fd >= 0) ::close(fd);
+    it = files_.erase(it);
+  }
+  return out;
+}
+
+bool Stillness::still(ThreadLook* busy) {
+  const std::vector<ThreadLook> first = list();
+  for (const ThreadLook& t : first)
+    if (!asleep(t.state)) {
+      if (busy) *busy = t;
+      return false;
+    }
+  for (ThreadLook t : first) {
+    const ThreadLook before = t;
+    if (read(t) && !(t == before)) {
+      if (busy) *busy = t;
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace semsim

@@ -6,33 +6,49 @@
 // From /proc: every thread of every process below the driver's keeper, its state letter and how
 // many times it has been put on a CPU (schedstat). One look is not enough: a thread seen asleep may
 // be woken, just after, by one seen running a moment before, which then sleeps. Two looks that find
-// the same threads, every one asleep, none of them run in between, mean that at the instant between
-// the looks nothing ran: then nothing will, until semsim pokes it (a line, a reply, a wake signal)
-// or an escape wakes it (a real timer). Linux only.
+// every thread asleep, none of them run in between, mean that at the instant between the looks
+// nothing ran: then nothing will, until semsim pokes it (a line, a reply, a wake signal) or an
+// escape wakes it (a real timer). A thread or process made between the looks was made by one that
+// ran: the second look need not list them again. Linux only.
 #pragma once
 
 #include <sys/types.h>
 
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace semsim {
 
 struct ThreadLook {
   pid_t pid = 0, tid = 0;
-  char state = '?';       // /proc's letter: R running or runnable, S sleeping, D disk, T stopped, Z ...
+  char state = '?';        // /proc's letter: R running or runnable, S sleeping, D disk, T stopped, Z ...
   std::uint64_t runs = 0;  // times it was scheduled on a CPU (the third field of schedstat)
   bool operator==(const ThreadLook&) const = default;
 };
 
-// Every thread of every descendant of `root` (not `root` itself), by /proc's children lists.
-std::vector<ThreadLook> look_below(pid_t root);
+// Looks at one process tree, keeping each thread's /proc files open between looks (a look is then
+// two reads a thread, not six system calls).
+class Stillness {
+ public:
+  explicit Stillness(pid_t root) : root_(root) {}
+  ~Stillness();
+  Stillness(const Stillness&) = delete;
+  Stillness& operator=(const Stillness&) = delete;
 
-// Whether a look finds each thread asleep (S, T, t, Z, X, I).
-bool all_asleep(const std::vector<ThreadLook>& look);
+  // Two looks: true when every thread below the root is asleep in both and none ran in between.
+  // `busy`, when not: a thread that was running (for messages).
+  bool still(ThreadLook* busy = nullptr);
 
-// Two looks at `root`'s descendants: true when both find the same threads, all asleep, none run in
-// between. `busy`, when not: a thread that was running (for messages).
-bool still_below(pid_t root, ThreadLook* busy = nullptr);
+ private:
+  struct Files {
+    int stat = -1, schedstat = -1;
+  };
+  std::vector<ThreadLook> list();  // every thread below the root now, read
+  bool read(ThreadLook& t);        // again, through its open files; false if it is gone
+  pid_t root_;
+  std::map<std::pair<pid_t, pid_t>, Files> files_;
+};
 
 }  // namespace semsim
