@@ -110,19 +110,35 @@ std::vector<ThreadLook> Stillness::list() {
   return out;
 }
 
+bool Stillness::two_looks(std::vector<ThreadLook>& look, ThreadLook* busy) {
+  const auto asleep_all = [busy](const std::vector<ThreadLook>& threads) {
+    for (const ThreadLook& t : threads)
+      if (!asleep(t.state)) {
+        if (busy) *busy = t;
+        return false;
+      }
+    return true;
+  };
+  look = list();
+  if (!asleep_all(look)) return false;
+  const std::vector<ThreadLook> again = list();
+  if (!asleep_all(again)) return false;
+  if (look == again) return true;
+  if (busy && !again.empty()) *busy = again.front();
+  return false;
+}
+
 bool Stillness::still(ThreadLook* busy) {
-  const std::vector<ThreadLook> first = list();
-  for (const ThreadLook& t : first)
-    if (!asleep(t.state)) {
-      if (busy) *busy = t;
-      return false;
-    }
-  for (ThreadLook t : first) {
-    const ThreadLook before = t;
-    if (read(t) && !(t == before)) {
-      if (busy) *busy = t;
-      return false;
-    }
+  std::vector<ThreadLook> look;
+  if (!two_looks(look, busy)) return false;
+  std::vector<pid_t> threads;
+  for (const ThreadLook& t : look) threads.push_back(t.tid);
+  if (threads != known_) {
+    // New or gone processes: what forks and execs in a hurry is believed once it stays still.
+    ::usleep(2000);
+    std::vector<ThreadLook> later;
+    if (!two_looks(later, busy) || later != look) return false;
+    known_ = std::move(threads);
   }
   return true;
 }
