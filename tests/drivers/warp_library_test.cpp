@@ -1,0 +1,226 @@
+// The client clock library in warp (sim/drivers/clock_library/): this test plays semsim's side of
+// the page (client_clock_page.h) against real processes that preload the library: their clocks
+// read the page, their timed waits end only when virtual time reaches them (and semsim's wake
+// signal comes), and their random bytes are the client's stream.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/drivers/clock_library/client_clock_page.h"
+#include "sim/drivers/real_clock.h"
+#include "sim/redis/shipped_files.h"
+
+namespace semsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::int64_t kMono = 5'000 * 1'000'000'000LL;             // virtual CLOCK_MONOTONIC at start
+constexpr std::int64_t kWall = 1'700'000'000 * 1'000'000'000LL;     // virtual CLOCK_REALTIME at start
+constexpr std::int64_t kWaitMs = 1'000;                              // every timed wait's timeout
+
+// A process of the test driver (or any command), its stdin and stdout piped.
+struct Child {
+  pid_t pid = -1;
+  int in = -1, out = -1;
+  std::string buffered;
+
+  // The next line of its stdout, waiting up to `ms` of real time ("" at end or time out).
+  std::string line(int ms = 10'000) {
+    const std::int64_t until = monotonic_ns() + ms * kNsPerMs;
+    for (;;) {
+      const auto nl = buffered.find('\n');
+      if (nl != std::string::npos) {
+        std::string l = buffered.substr(0, nl);
+        buffered.erase(0, nl + 1);
+        return l;
+      }
+      if (monotonic_ns() >= until) return "";
+      char chunk[4096];
+      const ssize_t n = ::read(out, chunk, sizeof chunk);
+      if (n > 0) buffered.append(chunk, static_cast<std::size_t>(n));
+      else if (n == 0) return "";
+      else sleep_ns(2 * kNsPerMs);
+    }
+  }
+  bool exited() {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) != pid) return false;
+    pid = -1;
+    return true;
+  }
+  ~Child() {
+    if (pid > 0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+    }
+    if (in >= 0) ::close(in);
+    if (out >= 0) ::close(out);
+  }
+};
+
+class WarpLibraryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("semsim-warp-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    library_ = shipped_library("libsemsim_client_clock.so");
+    ASSERT_FALSE(library_.empty()) << "libsemsim_client_clock.so is not built beside semsim";
+    // The page as semsim makes it: a file of the struct, mapped shared.
+    path_ = dir_ / "page";
+    const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+    ASSERT_GE(fd, 0);
+    semsim_client_clock_page initial{};
+    initial.magic = SEMSIM_CLIENT_CLOCK_MAGIC;
+    initial.flags = SEMSIM_CLIENT_CLOCK_WARP;
+    initial.mono_ns = kMono;
+    initial.wall_ns = kWall;
+    initial.seed = 42;
+    ASSERT_EQ(::write(fd, &initial, sizeof initial), static_cast<ssize_t>(sizeof initial));
+    void* p = ::mmap(nullptr, sizeof initial, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    ::close(fd);
+    ASSERT_NE(p, MAP_FAILED);
+    page_ = static_cast<semsim_client_clock_page*>(p);
+  }
+  void TearDown() override {
+    ::munmap(page_, sizeof *page_);
+    fs::remove_all(dir_);
+  }
+
+  // Moves virtual time as semsim does: under the seqlock.
+  void set_clocks(std::int64_t mono, std::int64_t wall) {
+    std::atomic_ref<std::uint32_t> seq(page_->seq);
+    const std::uint32_t s = seq.load();
+    seq.store(s + 1);
+    std::atomic_thread_fence(std::memory_order_release);
+    page_->mono_ns = mono;
+    page_->wall_ns = wall;
+    seq.store(s + 2, std::memory_order_release);
+  }
+
+  // Starts `argv` with the library preloaded and the page named (`page` false: no page at all).
+  void start(Child& c, std::vector<std::string> argv, bool with_page = true) {
+    int in[2], out[2];
+    ASSERT_EQ(::pipe2(in, O_CLOEXEC), 0);
+    ASSERT_EQ(::pipe2(out, O_CLOEXEC), 0);
+    const std::string preload = "LD_PRELOAD=" + library_.string();
+    const std::string page = std::string(SEMSIM_CLIENT_CLOCK_ENV) + "=" + path_.string();
+    std::vector<char*> args, env;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    for (char** e = environ; *e; ++e)
+      if (std::strncmp(*e, "LD_PRELOAD=", 11) != 0) env.push_back(*e);
+    env.push_back(const_cast<char*>(preload.c_str()));
+    if (with_page) env.push_back(const_cast<char*>(page.c_str()));
+    env.push_back(nullptr);
+    c.pid = ::fork();
+    if (c.pid == 0) {
+      ::dup2(in[0], 0);
+      ::dup2(out[1], 1);
+      ::execvpe(args[0], args.data(), env.data());
+      ::_exit(127);
+    }
+    ::close(in[0]);
+    ::close(out[1]);
+    c.in = in[1];
+    c.out = out[0];
+    ::fcntl(c.out, F_SETFL, O_NONBLOCK);
+  }
+
+  // Runs `argv` to its end; its stdout.
+  std::string run(std::vector<std::string> argv, bool with_page = true) {
+    Child c;
+    start(c, std::move(argv), with_page);
+    std::string all, l;
+    while (!(l = c.line()).empty() || !c.exited()) {
+      if (l.empty() && c.exited()) break;
+      all += l + "\n";
+    }
+    return all;
+  }
+
+  // The slot of thread `tid`, once it says it waits with `deadline` (nullptr after 10 s).
+  semsim_warp_thread* slot_waiting(pid_t tid, std::uint32_t state, std::int64_t deadline) {
+    const std::int64_t until = monotonic_ns() + 10'000 * kNsPerMs;
+    while (monotonic_ns() < until) {
+      for (auto& t : page_->threads) {
+        if (std::atomic_ref<std::int32_t>(t.tid).load() != tid) continue;
+        if (std::atomic_ref<std::uint32_t>(t.state).load(std::memory_order_acquire) == state &&
+            t.deadline_ns == deadline)
+          return &t;
+      }
+      sleep_ns(2 * kNsPerMs);
+    }
+    return nullptr;
+  }
+
+  // Starts `warp_driver wait KIND kWaitMs` (or another mode with the same protocol); its tid.
+  pid_t start_wait(Child& c, const std::string& kind, const std::string& mode = "wait") {
+    start(c, {SEMSIM_WARP_DRIVER, mode, kind, std::to_string(kWaitMs)});
+    std::string l = c.line();
+    if (mode == "sigaction") {
+      EXPECT_EQ(l, "sigaction 0");
+      l = c.line();
+    }
+    EXPECT_EQ(l.rfind("tid ", 0), 0u) << kind << ": " << l;
+    return l.size() > 4 ? std::stoi(l.substr(4)) : -1;
+  }
+
+  fs::path dir_, library_, path_;
+  semsim_client_clock_page* page_ = nullptr;
+};
+
+std::map<std::string, long long> fields(const std::string& line) {
+  std::map<std::string, long long> m;
+  std::istringstream in(line);
+  std::string k;
+  long long v;
+  while (in >> k >> v) m[k] = v;
+  return m;
+}
+
+TEST_F(WarpLibraryTest, EveryClockReadsThePageOnEveryThread) {
+  set_clocks(kMono + 123, kWall + 456'789'000);
+  Child c;
+  start(c, {SEMSIM_WARP_DRIVER, "clocks"});
+  for (int thread = 0; thread < 2; ++thread) {
+    auto f = fields(c.line());
+    EXPECT_EQ(f["mono"], kMono + 123) << "thread " << thread;
+    EXPECT_EQ(f["boot"], kMono + 123);
+    EXPECT_EQ(f["coarse"], kMono + 123);
+    EXPECT_EQ(f["raw"], kMono + 123);
+    EXPECT_EQ(f["wall"], kWall + 456'789'000);
+    EXPECT_EQ(f["tai"], kWall + 456'789'000);
+    EXPECT_EQ(f["tod_us"], (kWall + 456'789'000) / 1000);
+    EXPECT_EQ(f["time"], kWall / 1'000'000'000);
+    EXPECT_EQ(f["utc"], kWall + 456'789'000);
+  }
+}
+
+TEST_F(WarpLibraryTest, WithoutWarpTheMonotonicClockStaysReal) {
+  page_->flags = 0;
+  const std::int64_t before = monotonic_ns();
+  auto f = fields(run({SEMSIM_WARP_DRIVER, "clocks"}));
+  EXPECT_GE(f["mono"], before);
+  EXPECT_LE(f["mono"], monotonic_ns());
+  EXPECT_LT(std::llabs(f["wall"] - realtime_ns()), 5'000 * kNsPerMs);
+}
+
+}  // namespace
+}  // namespace semsim
