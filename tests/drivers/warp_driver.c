@@ -208,11 +208,14 @@ int main(int argc, char** argv) {
     sigset_t all;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, NULL);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
     sigset_t none;
     sigemptyset(&none);
+    pthread_sigmask(SIG_UNBLOCK, &all, NULL);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    pthread_sigmask(SIG_BLOCK, &all, NULL);
-    printf("sigaction %d\n", taken);
+    uint64_t blocked = 0; /* the thread's real mask, from the kernel */
+    syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &blocked, sizeof blocked);
+    printf("sigaction %d wake_blocked %d\n", taken, (int)((blocked >> (SIGRTMAX - 3)) & 1));
     argv[1] = "wait";
   }
   if (argc >= 4 && !strcmp(argv[1], "wait")) {

@@ -175,7 +175,8 @@ class WarpLibraryTest : public ::testing::Test {
     start(c, {SEMSIM_WARP_DRIVER, mode, kind, std::to_string(kWaitMs)});
     std::string l = c.line();
     if (mode == "sigaction") {
-      EXPECT_EQ(l, "sigaction 0");
+      // It believes it took and unblocked the signal; the library keeps it blocked outside its waits.
+      EXPECT_EQ(l, "sigaction 0 wake_blocked 1");
       l = c.line();
     }
     EXPECT_EQ(l.rfind("tid ", 0), 0u) << kind << ": " << l;
@@ -220,6 +221,175 @@ TEST_F(WarpLibraryTest, WithoutWarpTheMonotonicClockStaysReal) {
   EXPECT_GE(f["mono"], before);
   EXPECT_LE(f["mono"], monotonic_ns());
   EXPECT_LT(std::llabs(f["wall"] - realtime_ns()), 5'000 * kNsPerMs);
+}
+
+// Each timed wait, one process each: it says WAITING (or SLICED) with its virtual deadline, does
+// not return while virtual time is short of it, and returns its timeout result once semsim moves
+// the clock past it and (for a signal-interrupted wait) sends the wake signal.
+struct WaitKind {
+  const char* kind;
+  std::uint32_t state;
+  const char* timeout_result;  // what the program prints when it timed out
+};
+
+class WarpWaitTest : public WarpLibraryTest, public ::testing::WithParamInterface<WaitKind> {};
+
+constexpr WaitKind kWaits[] = {
+    {"epoll_wait", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"epoll_pwait", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"epoll_pwait2", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"poll", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"ppoll", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"select", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"pselect", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"nanosleep", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"clock_nanosleep", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"clock_nanosleep_abs", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"clock_nanosleep_abs_realtime", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"usleep", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"sleep", SEMSIM_WARP_WAITING, "result 0 errno 0"},
+    {"cond_timedwait", SEMSIM_WARP_SLICED, "result 110 errno 0"},  // ETIMEDOUT, returned
+    {"cond_timedwait_monotonic", SEMSIM_WARP_SLICED, "result 110 errno 0"},
+    {"cond_clockwait", SEMSIM_WARP_SLICED, "result 110 errno 0"},
+    {"sem_timedwait", SEMSIM_WARP_SLICED, "result -1 errno 110"},
+    {"sem_clockwait", SEMSIM_WARP_SLICED, "result -1 errno 110"},
+    {"futex_wait", SEMSIM_WARP_SLICED, "result -1 errno 110"},
+    {"futex_wait_bitset", SEMSIM_WARP_SLICED, "result -1 errno 110"},
+};
+
+constexpr std::int64_t kDeadline = kMono + kWaitMs * kNsPerMs;
+
+TEST_P(WarpWaitTest, ReturnsOnlyWhenVirtualTimeReachesItsDeadline) {
+  Child c;
+  const pid_t tid = start_wait(c, GetParam().kind);
+  semsim_warp_thread* slot = slot_waiting(tid, GetParam().state, kDeadline);
+  ASSERT_NE(slot, nullptr) << "no slot says the wait";
+  EXPECT_EQ(slot->pid, c.pid);
+  EXPECT_EQ(page_->wake_signal, SIGRTMAX - 2);
+  // 300 ms of real time, virtual time short of the deadline (and a wake signal too early): no return.
+  set_clocks(kDeadline - 1, kWall);
+  ::syscall(SYS_tgkill, c.pid, tid, page_->wake_signal);
+  EXPECT_EQ(c.line(300), "") << "returned before its virtual deadline";
+  EXPECT_EQ(std::atomic_ref<std::uint32_t>(slot->state).load(), GetParam().state);
+  // The deadline comes: a prompt timeout.
+  set_clocks(kDeadline, kWall + kWaitMs * kNsPerMs);
+  const std::int64_t woken = monotonic_ns();
+  if (GetParam().state == SEMSIM_WARP_WAITING) ::syscall(SYS_tgkill, c.pid, tid, page_->wake_signal);
+  EXPECT_EQ(c.line(), GetParam().timeout_result);
+  EXPECT_LT(monotonic_ns() - woken, 1'000 * kNsPerMs);
+  EXPECT_EQ(std::atomic_ref<std::uint32_t>(slot->state).load(), SEMSIM_WARP_RUNNING);
+  EXPECT_EQ(slot->waits, 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, WarpWaitTest, ::testing::ValuesIn(kWaits),
+                         [](const auto& info) { return std::string(info.param.kind); });
+
+// Readiness ends a wait on a descriptor at once, in virtual time that did not move.
+TEST_F(WarpLibraryTest, ReadinessReturnsEarly) {
+  for (const char* kind : {"epoll_wait", "epoll_pwait2", "poll", "ppoll", "select", "pselect"}) {
+    Child c;
+    const pid_t tid = start_wait(c, kind);
+    ASSERT_NE(slot_waiting(tid, SEMSIM_WARP_WAITING, kDeadline), nullptr) << kind;
+    ASSERT_EQ(::write(c.in, "x", 1), 1);
+    EXPECT_EQ(c.line(), "result 1 errno 0") << kind;
+  }
+}
+
+// A signal of the program's own ends a signal-interrupted wait with EINTR, as the kernel would,
+// and a sleep says how much virtual time was left.
+TEST_F(WarpLibraryTest, AForeignSignalGivesEintr) {
+  for (const char* kind : {"epoll_wait", "poll", "select", "nanosleep"}) {
+    Child c;
+    const pid_t tid = start_wait(c, kind);
+    ASSERT_NE(slot_waiting(tid, SEMSIM_WARP_WAITING, kDeadline), nullptr) << kind;
+    set_clocks(kMono + 400 * kNsPerMs, kWall);
+    ::syscall(SYS_tgkill, c.pid, tid, SIGUSR1);
+    std::string l = c.line();
+    if (std::string(kind) == "nanosleep") {
+      EXPECT_EQ(l, "rem " + std::to_string(600 * kNsPerMs));
+      l = c.line();
+    }
+    EXPECT_EQ(l, "result -1 errno 4") << kind;
+    set_clocks(kMono, kWall);
+  }
+}
+
+// The program cannot take the wake signal (sigaction, signal) nor block it (sigprocmask,
+// pthread_sigmask with every signal): its waits still end, and semsim is told of the attempt.
+TEST_F(WarpLibraryTest, TheProgramCannotTakeTheWakeSignal) {
+  Child c;
+  const pid_t tid = start_wait(c, "epoll_wait", "sigaction");
+  ASSERT_NE(slot_waiting(tid, SEMSIM_WARP_WAITING, kDeadline), nullptr);
+  EXPECT_TRUE(page_->escapes & SEMSIM_WARP_ESCAPE_SIGNAL);
+  // Still the library's handler: a wake before the deadline is not the program's EINTR.
+  ::syscall(SYS_tgkill, c.pid, tid, page_->wake_signal);
+  EXPECT_EQ(c.line(300), "");
+  set_clocks(kDeadline, kWall);
+  ::syscall(SYS_tgkill, c.pid, tid, page_->wake_signal);
+  EXPECT_EQ(c.line(), "result 0 errno 0");
+}
+
+// Timers the kernel runs in real time run, and each sets its escape bit.
+TEST_F(WarpLibraryTest, RealTimeTimersAreNamedAsEscapes) {
+  EXPECT_EQ(run({SEMSIM_WARP_DRIVER, "escapes"}), "armed\n");
+  EXPECT_EQ(page_->escapes, SEMSIM_WARP_ESCAPE_TIMERFD | SEMSIM_WARP_ESCAPE_ITIMER);
+}
+
+// Without warp, a wait is the real one: a 1 s poll times out after 1 s of real time, no slot used.
+TEST_F(WarpLibraryTest, PacedWaitsAreReal) {
+  page_->flags = SEMSIM_CLIENT_CLOCK_SHIFT;
+  for (const char* kind : {"poll", "cond_timedwait_monotonic"}) {
+    const std::int64_t began = monotonic_ns();
+    Child c;
+    start(c, {SEMSIM_WARP_DRIVER, "wait", kind, "300"});
+    c.line();
+    EXPECT_NE(c.line(), "") << kind;
+    EXPECT_GE(monotonic_ns() - began, 300 * kNsPerMs) << kind;
+  }
+  EXPECT_EQ(page_->threads[0].tid, 0);
+  EXPECT_EQ(page_->wake_signal, 0);
+}
+
+// Real runtimes: the main thread prints its clocks, sleeps 100 s of virtual time (its slot says
+// the deadline; semsim moves the clock there and sends the wake signal), prints its clocks again.
+bool have(const std::string& program) {
+  return std::system(("command -v " + program + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+constexpr std::int64_t kSleepNs = 100'000 * kNsPerMs;
+
+TEST_F(WarpLibraryTest, PythonClocksAndSleepAreVirtual) {
+  if (!have("python3")) GTEST_SKIP() << "no python3";
+  Child c;
+  start(c, {"python3", "-c",
+            "import time\n"
+            "print(time.monotonic_ns(), time.time_ns(), flush=True)\n"
+            "time.sleep(100)\n"
+            "print(time.monotonic_ns(), time.time_ns(), flush=True)\n"});
+  EXPECT_EQ(c.line(30'000), std::to_string(kMono) + " " + std::to_string(kWall));
+  semsim_warp_thread* slot = slot_waiting(c.pid, SEMSIM_WARP_WAITING, kMono + kSleepNs);
+  ASSERT_NE(slot, nullptr);
+  EXPECT_EQ(c.line(300), "");
+  set_clocks(kMono + kSleepNs, kWall + kSleepNs);
+  ::syscall(SYS_tgkill, c.pid, c.pid, page_->wake_signal);
+  EXPECT_EQ(c.line(), std::to_string(kMono + kSleepNs) + " " + std::to_string(kWall + kSleepNs));
+}
+
+TEST_F(WarpLibraryTest, NodeClocksAndTimersAreVirtual) {
+  if (!have("node")) GTEST_SKIP() << "no node";
+  Child c;
+  start(c, {"node", "-e",
+            "console.log(String(process.hrtime.bigint()), Date.now());\n"
+            "setTimeout(() => console.log(String(process.hrtime.bigint()), Date.now()), 100000);\n"});
+  EXPECT_EQ(c.line(30'000), std::to_string(kMono) + " " + std::to_string(kWall / kNsPerMs));
+  // libuv's loop: one epoll wait with the timer's deadline on the main thread.
+  semsim_warp_thread* slot = slot_waiting(c.pid, SEMSIM_WARP_WAITING, kMono + kSleepNs);
+  ASSERT_NE(slot, nullptr);
+  EXPECT_EQ(c.line(300), "");
+  set_clocks(kMono + kSleepNs, kWall + kSleepNs);
+  ::syscall(SYS_tgkill, c.pid, c.pid, page_->wake_signal);
+  EXPECT_EQ(c.line(), std::to_string(kMono + kSleepNs) + " " + std::to_string((kWall + kSleepNs) / kNsPerMs));
+  EXPECT_EQ(page_->escapes, 0u) << "node took the wake signal or armed a real-time timer";
 }
 
 }  // namespace

@@ -124,7 +124,7 @@ __attribute__((constructor)) static void semsim_client_clock_init(void) {
   page = (volatile struct semsim_client_clock_page*)p;
   if ((prot & PROT_WRITE) && (__atomic_load_n(&page->flags, __ATOMIC_ACQUIRE) & SEMSIM_CLIENT_CLOCK_WARP)) {
     warp = 1;
-    // WAITS
+    semsim_warp_start_waits(page);
   }
 }
 
