@@ -356,12 +356,15 @@ bool have(const std::string& program) {
   return std::system(("command -v " + program + " >/dev/null 2>&1").c_str()) == 0;
 }
 
+// Debian's python3 when there is one (a version manager's shim would add a second of shell to each run).
+std::string python() { return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3"; }
+
 constexpr std::int64_t kSleepNs = 100'000 * kNsPerMs;
 
 TEST_F(WarpLibraryTest, PythonClocksAndSleepAreVirtual) {
   if (!have("python3")) GTEST_SKIP() << "no python3";
   Child c;
-  start(c, {"python3", "-c",
+  start(c, {python(), "-c",
             "import time\n"
             "print(time.monotonic_ns(), time.time_ns(), flush=True)\n"
             "time.sleep(100)\n"
@@ -390,6 +393,66 @@ TEST_F(WarpLibraryTest, NodeClocksAndTimersAreVirtual) {
   ::syscall(SYS_tgkill, c.pid, c.pid, page_->wake_signal);
   EXPECT_EQ(c.line(), std::to_string(kMono + kSleepNs) + " " + std::to_string((kWall + kSleepNs) / kNsPerMs));
   EXPECT_EQ(page_->escapes, 0u) << "node took the wake signal or armed a real-time timer";
+}
+
+// Random bytes: the client's stream, block by block, whatever asks for them.
+std::string hex_of_stream(std::uint64_t seed, std::uint64_t first_block, std::size_t n) {
+  std::string out;
+  char byte[3];
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t block = semsim_warp_random_block(seed, first_block + i / 8);
+    std::snprintf(byte, sizeof byte, "%02x", static_cast<unsigned>((block >> (8 * (i % 8))) & 0xff));
+    out += byte;
+  }
+  return out;
+}
+
+TEST_F(WarpLibraryTest, EveryRandomSourceGivesTheSeedsStream) {
+  const auto draw = [&](std::uint64_t seed) {
+    page_->seed = seed;
+    page_->drawn = 0;
+    return run({SEMSIM_WARP_DRIVER, "random", "20"});
+  };
+  const std::string first = draw(42);
+  // 20 bytes: 3 blocks each, in the order the program asked (a device opened by name: its file
+  // is 1 MiB of the stream, drawn at the open).
+  std::istringstream lines(first);
+  std::string source, bytes;
+  std::uint64_t block = 0;
+  for (const char* expected : {"getrandom", "getentropy", "arc4random_buf", "syscall", "open", "fopen"}) {
+    ASSERT_TRUE(lines >> source >> bytes) << first;
+    EXPECT_EQ(source, expected);
+    EXPECT_EQ(bytes, hex_of_stream(42, block, 20)) << source;
+    block += source == "open" || source == "fopen" ? (1 << 20) / 8 : 3;
+  }
+  EXPECT_EQ(page_->drawn, block);
+  EXPECT_EQ(draw(42), first);  // the same seed, the same bytes
+  const std::string other = draw(43);
+  EXPECT_NE(other.substr(0, other.find('\n')), first.substr(0, first.find('\n')));
+}
+
+TEST_F(WarpLibraryTest, PacedRandomnessIsReal) {
+  page_->flags = SEMSIM_CLIENT_CLOCK_SHIFT;
+  EXPECT_NE(run({SEMSIM_WARP_DRIVER, "random", "20"}), run({SEMSIM_WARP_DRIVER, "random", "20"}));
+  EXPECT_EQ(page_->drawn, 0u);
+}
+
+// python3's os.urandom, uuid4 and random (seeded from the system at import) follow the seed; uuid1
+// has the virtual time in it.
+TEST_F(WarpLibraryTest, PythonRandomFollowsTheSeed) {
+  if (!have("python3")) GTEST_SKIP() << "no python3";
+  const auto draw = [&](std::uint64_t seed) {
+    page_->seed = seed;
+    page_->drawn = 0;
+    return run({python(), "-c", "import os, uuid, random; print(os.urandom(8).hex(), uuid.uuid4(), random.random())"});
+  };
+  const std::string first = draw(7);
+  EXPECT_EQ(first.size(), 16 + 1 + 36 + 1 + 18 + 1u) << first;  // printed something whole
+  EXPECT_EQ(draw(7), first);
+  EXPECT_NE(draw(8), first);
+  // uuid1's 60-bit time: 100 ns since 1582-10-15, from the virtual wall clock.
+  const std::string uuid1 = run({python(), "-c", "import uuid; print(uuid.uuid1().time)"});
+  EXPECT_EQ(std::stoll(uuid1), kWall / 100 + 0x01b21dd213814000LL);
 }
 
 }  // namespace

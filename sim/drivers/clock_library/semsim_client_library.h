@@ -28,6 +28,9 @@ SEMSIM_HIDDEN int semsim_real_clock_gettime(clockid_t id, struct timespec* ts);
  * blocked outside the library's waits (semsim_warp_waits.c). */
 SEMSIM_HIDDEN void semsim_warp_start_waits(volatile struct semsim_client_clock_page* page);
 
+/* `n` bytes of the client's random stream (semsim_warp_random.c). */
+SEMSIM_HIDDEN void semsim_warp_random(volatile struct semsim_client_clock_page* page, void* buffer, unsigned long n);
+
 /* Sets errno to `e` and returns -1 (libc's convention) when `ret` is a kernel error, else `ret`. */
 SEMSIM_HIDDEN long semsim_errno_result(long ret);
 

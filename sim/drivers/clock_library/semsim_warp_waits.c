@@ -13,6 +13,7 @@
  *   - SLICED: condition variables, semaphores and futex waits made through syscall(), which a
  *     signal does not end: the real call runs in slices of SEMSIM_WARP_SLICE_NS of real time,
  *     looking at the virtual clock between them.
+ * syscall() is here too: its futex waits are sliced, its getrandom is the client's stream.
  * A program cannot take the wake signal (sigaction and signal pretend success and set
  * SEMSIM_WARP_ESCAPE_SIGNAL unless they only reset it to SIG_DFL, as Node.js does for every
  * signal at start) nor unblock it. Timers the kernel runs in real time (timerfd, itimers, alarm,
@@ -507,6 +508,10 @@ long syscall(long number, ...) {
   long d = va_arg(ap, long), e = va_arg(ap, long), f = va_arg(ap, long);
   va_end(ap);
   volatile struct semsim_client_clock_page* page = semsim_warp_page();
+  if (page && number == SYS_getrandom) {
+    semsim_warp_random(page, (void*)a, (unsigned long)b);
+    return b;
+  }
   if (page && number == SYS_futex && d) {
     const int cmd = (int)b & FUTEX_CMD_MASK;
     const struct timespec* timeout = (const struct timespec*)d;
