@@ -129,11 +129,6 @@ static int wall_clock(clockid_t id) {
   return id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE || id == CLOCK_REALTIME_ALARM || id == CLOCK_TAI;
 }
 
-static int monotonic_clock(clockid_t id) {
-  return id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW || id == CLOCK_MONOTONIC_COARSE ||
-         id == CLOCK_BOOTTIME || id == CLOCK_BOOTTIME_ALARM;
-}
-
 /* The virtual monotonic instant of an absolute time `at` on clock `id` (a wall clock's by the
  * page's wall clock now). */
 static int64_t deadline_of(clockid_t id, const struct timespec* at) {
@@ -352,7 +347,10 @@ int clock_nanosleep(clockid_t id, int flags, const struct timespec* req, struct 
   if (id == CLOCK_THREAD_CPUTIME_ID) return EINVAL; /* as glibc does */
   if (id == CLOCK_PROCESS_CPUTIME_ID) id = -6; /* the kernel's id for it: MAKE_PROCESS_CPUCLOCK(0, CPUCLOCK_SCHED) */
   const int absolute = flags & TIMER_ABSTIME;
-  if (!semsim_warp_page() || !(wall_clock(id) || monotonic_clock(id)) || !valid(req) || (!absolute && zero(req))) {
+  /* the clocks the kernel sleeps on (not the raw and coarse ones: those get its EINVAL) */
+  const int sleeps_on = id == CLOCK_REALTIME || id == CLOCK_MONOTONIC || id == CLOCK_BOOTTIME || id == CLOCK_TAI ||
+                        id == CLOCK_REALTIME_ALARM || id == CLOCK_BOOTTIME_ALARM;
+  if (!semsim_warp_page() || !sleeps_on || !valid(req) || (!absolute && zero(req))) {
     long r = semsim_raw(SYS_clock_nanosleep, id, flags, (long)req, (long)rem, 0, 0);
     return r < 0 ? (int)-r : 0;
   }
@@ -370,7 +368,7 @@ int usleep(useconds_t us) {
 unsigned int sleep(unsigned int seconds) {
   struct timespec ts = {seconds, 0}, rem = {0, 0};
   const int saved = errno;
-  if (nanosleep(&ts, &rem) < 0) return (unsigned int)rem.tv_sec + (rem.tv_nsec != 0);
+  if (nanosleep(&ts, &rem) < 0) return (unsigned int)rem.tv_sec; /* whole seconds not slept, as glibc's */
   errno = saved;
   return 0;
 }
