@@ -9,7 +9,8 @@
  *   warp_driver sigaction          tries to take the wake signal for itself, then waits as `wait`
  *   warp_driver escapes            arms a timerfd, an itimer, an alarm and a POSIX timer
  *
- * SIGUSR1 has a handler that does nothing: a foreign signal, which must end a wait with EINTR. */
+ * SIGUSR1 has a handler that does nothing (or sleeps, for `wait poll_sleeping_handler`): a foreign
+ * signal, which must end a wait with EINTR. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +32,15 @@
 #include <time.h>
 #include <unistd.h>
 
-static void on_usr1(int sig) { (void)sig; }
+static int sleep_in_handler; /* `wait poll_sleeping_handler`: SIGUSR1's handler sleeps 500 ms */
+
+static void on_usr1(int sig) {
+  (void)sig;
+  if (sleep_in_handler) {
+    usleep(500000);
+    printf("handler slept\n");
+  }
+}
 
 static int64_t ns_of(const struct timespec* ts) { return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec; }
 
@@ -81,6 +90,10 @@ static long wait_kind(const char* kind, int64_t ms, int* error) {
   } else if (!strcmp(kind, "poll") || !strcmp(kind, "ppoll")) {
     struct pollfd p = {.fd = 0, .events = POLLIN};
     r = !strcmp(kind, "poll") ? poll(&p, 1, (int)ms) : ppoll(&p, 1, &rel, NULL);
+  } else if (!strcmp(kind, "poll_sleeping_handler")) {
+    sleep_in_handler = 1;
+    struct pollfd p = {.fd = 0, .events = POLLIN};
+    r = poll(&p, 1, (int)ms);
   } else if (!strcmp(kind, "select") || !strcmp(kind, "pselect")) {
     fd_set in;
     FD_ZERO(&in);

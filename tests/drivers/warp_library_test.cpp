@@ -314,6 +314,20 @@ TEST_F(WarpLibraryTest, AForeignSignalGivesEintr) {
   }
 }
 
+// A signal handler that waits, inside a wait it interrupted: its own deadline in the slot while it
+// sleeps, then the interrupted wait's again, which ends with the handler's EINTR.
+TEST_F(WarpLibraryTest, AWaitInASignalHandlerNestsInTheWaitItInterrupted) {
+  Child c;
+  const pid_t tid = start_wait(c, "poll_sleeping_handler");
+  ASSERT_NE(slot_waiting(tid, SEMSIM_WARP_WAITING, kDeadline), nullptr);
+  ::syscall(SYS_tgkill, c.pid, tid, SIGUSR1);
+  ASSERT_NE(slot_waiting(tid, SEMSIM_WARP_WAITING, kMono + 500 * kNsPerMs), nullptr);
+  set_clocks(kMono + 500 * kNsPerMs, kWall);
+  ::syscall(SYS_tgkill, c.pid, tid, page_->wake_signal);
+  EXPECT_EQ(c.line(), "handler slept");
+  EXPECT_EQ(c.line(), "result -1 errno 4");
+}
+
 // The program cannot take the wake signal (sigaction, signal) nor block it (sigprocmask,
 // pthread_sigmask with every signal): its waits still end, and semsim is told of the attempt.
 TEST_F(WarpLibraryTest, TheProgramCannotTakeTheWakeSignal) {
@@ -393,6 +407,21 @@ TEST_F(WarpLibraryTest, NodeClocksAndTimersAreVirtual) {
   ::syscall(SYS_tgkill, c.pid, c.pid, page_->wake_signal);
   EXPECT_EQ(c.line(), std::to_string(kMono + kSleepNs) + " " + std::to_string((kWall + kSleepNs) / kNsPerMs));
   EXPECT_EQ(page_->escapes, 0u) << "node took the wake signal or armed a real-time timer";
+}
+
+// Without a page (a process semsim did not start) the library is invisible: real clocks, real
+// waits, real randomness.
+TEST_F(WarpLibraryTest, WithoutAPageEverythingIsReal) {
+  const std::int64_t before = monotonic_ns();
+  auto f = fields(run({SEMSIM_WARP_DRIVER, "clocks"}, false));
+  EXPECT_GE(f["mono"], before);
+  EXPECT_LT(std::llabs(f["wall"] - realtime_ns()), 5'000 * kNsPerMs);
+  const std::int64_t began = monotonic_ns();
+  const std::string waited = run({SEMSIM_WARP_DRIVER, "wait", "epoll_wait", "300"}, false);
+  EXPECT_NE(waited.find("result 0 errno 0"), std::string::npos) << waited;
+  EXPECT_GE(monotonic_ns() - began, 300 * kNsPerMs);
+  EXPECT_NE(run({SEMSIM_WARP_DRIVER, "random", "20"}, false), run({SEMSIM_WARP_DRIVER, "random", "20"}, false));
+  EXPECT_EQ(page_->drawn, 0u);
 }
 
 // Random bytes: the client's stream, block by block, whatever asks for them.

@@ -158,19 +158,30 @@ static volatile struct semsim_warp_thread* my_slot(volatile struct semsim_client
   return NULL;
 }
 
-static volatile struct semsim_warp_thread* enter(volatile struct semsim_client_clock_page* page, int64_t deadline,
-                                                 uint32_t state) {
-  volatile struct semsim_warp_thread* t = my_slot(page);
-  if (!t) return NULL;
-  t->pid = (int32_t)semsim_raw(SYS_getpid, 0, 0, 0, 0, 0, 0);
-  t->deadline_ns = deadline;
-  t->waits = t->waits + 1;
-  __atomic_store_n(&t->state, state, __ATOMIC_RELEASE);
-  return t;
+/* A wait in progress: the thread's slot (NULL: none free, the wait is invisible to semsim) and
+ * what it said before, for a wait inside a signal handler that interrupted another. */
+struct entered {
+  volatile struct semsim_warp_thread* slot;
+  uint32_t state;
+  int64_t deadline;
+};
+
+static struct entered enter(volatile struct semsim_client_clock_page* page, int64_t deadline, uint32_t state) {
+  struct entered e = {my_slot(page), SEMSIM_WARP_RUNNING, 0};
+  if (!e.slot) return e;
+  e.state = e.slot->state;
+  e.deadline = e.slot->deadline_ns;
+  e.slot->pid = (int32_t)semsim_raw(SYS_getpid, 0, 0, 0, 0, 0, 0);
+  e.slot->deadline_ns = deadline;
+  e.slot->waits = e.slot->waits + 1;
+  __atomic_store_n(&e.slot->state, state, __ATOMIC_RELEASE);
+  return e;
 }
 
-static void leave(volatile struct semsim_warp_thread* t) {
-  if (t) __atomic_store_n(&t->state, SEMSIM_WARP_RUNNING, __ATOMIC_RELEASE);
+static void leave(struct entered e) {
+  if (!e.slot) return;
+  if (e.state != SEMSIM_WARP_RUNNING) e.slot->deadline_ns = e.deadline;
+  __atomic_store_n(&e.slot->state, e.state, __ATOMIC_RELEASE);
 }
 
 /* ---- waits a signal interrupts ---- */
@@ -191,7 +202,8 @@ static long virtual_wait(volatile struct semsim_client_clock_page* page, int64_t
   else
     semsim_raw(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&mask, sizeof mask, 0, 0);
   mask &= ~WAKE_BIT;
-  volatile struct semsim_warp_thread* t = enter(page, deadline, SEMSIM_WARP_WAITING);
+  struct entered t = enter(page, deadline, SEMSIM_WARP_WAITING);
+  const sig_atomic_t outer = woken; /* a wait in a handler must not make the one it interrupted ours */
   long r;
   *how = RETURNED;
   for (;;) {
@@ -206,6 +218,7 @@ static long virtual_wait(volatile struct semsim_client_clock_page* page, int64_t
     if (!woken) break; /* another signal: its EINTR is the caller's, as the kernel would give it */
   }
   leave(t);
+  woken = outer;
   return r;
 }
 
@@ -399,7 +412,7 @@ static int cond_sliced(volatile struct semsim_client_clock_page* page, pthread_c
   NEXT(cond_clockwait_fn, pthread_cond_clockwait, "GLIBC_2.30");
   cond_clockwait_fn clockwait = real;
   const int64_t deadline = deadline_of(id, at);
-  volatile struct semsim_warp_thread* t = enter(page, deadline, SEMSIM_WARP_SLICED);
+  struct entered t = enter(page, deadline, SEMSIM_WARP_SLICED);
   int r = ETIMEDOUT;
   while (mono_now() < deadline) {
     if (clockwait) {
@@ -442,7 +455,7 @@ static int sem_sliced(volatile struct semsim_client_clock_page* page, sem_t* sem
   NEXT(sem_clockwait_fn, sem_clockwait, "GLIBC_2.30");
   sem_clockwait_fn clockwait = real;
   const int64_t deadline = deadline_of(id, at);
-  volatile struct semsim_warp_thread* t = enter(page, deadline, SEMSIM_WARP_SLICED);
+  struct entered t = enter(page, deadline, SEMSIM_WARP_SLICED);
   int r = -1;
   errno = ETIMEDOUT;
   while (mono_now() < deadline) {
@@ -488,7 +501,7 @@ static long futex_sliced(volatile struct semsim_client_clock_page* page, long ua
                                : deadline_of((op & FUTEX_CLOCK_REALTIME) ? CLOCK_REALTIME : CLOCK_MONOTONIC, timeout);
   const long slice_op = FUTEX_WAIT_BITSET | (op & FUTEX_PRIVATE_FLAG);
   const long bitset = cmd == FUTEX_WAIT ? (long)FUTEX_BITSET_MATCH_ANY : val3;
-  volatile struct semsim_warp_thread* t = enter(page, deadline, SEMSIM_WARP_SLICED);
+  struct entered t = enter(page, deadline, SEMSIM_WARP_SLICED);
   long r = -ETIMEDOUT;
   while (mono_now() < deadline) {
     struct timespec end = slice_end(CLOCK_MONOTONIC);
