@@ -15,8 +15,8 @@
  *     looking at the virtual clock between them.
  * syscall() is here too: its futex waits are sliced, its getrandom is the client's stream.
  * A program cannot take the wake signal (sigaction and signal pretend success and set
- * SEMSIM_WARP_ESCAPE_SIGNAL unless they only reset it to SIG_DFL, as Node.js does for every
- * signal at start) nor unblock it. Timers the kernel runs in real time (timerfd, itimers, alarm,
+ * SEMSIM_WARP_ESCAPE_SIGNAL, unless they only reset it to SIG_DFL, as a program that resets every
+ * signal at start does) nor unblock it. Timers the kernel runs in real time (timerfd, itimers, alarm,
  * POSIX timers) run, and set their SEMSIM_WARP_ESCAPE_* bit. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
