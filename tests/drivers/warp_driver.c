@@ -140,6 +140,20 @@ static long wait_kind(const char* kind, int64_t ms, int* error) {
       struct timespec at = ts_of(now(CLOCK_MONOTONIC) + ns);
       r = sem_clockwait(&sem, CLOCK_MONOTONIC, &at);
     }
+  } else if (!strcmp(kind, "mutex_timedlock") || !strcmp(kind, "mutex_clocklock")) {
+    pthread_mutex_lock(&mutex); /* held: the timed lock below must time out (a normal mutex: EDEADLK is not checked) */
+    if (!strcmp(kind, "mutex_timedlock")) {
+      struct timespec at = ts_of(now(CLOCK_REALTIME) + ns);
+      r = pthread_mutex_timedlock(&mutex, &at);
+    } else {
+      struct timespec at = ts_of(now(CLOCK_MONOTONIC) + ns);
+      r = pthread_mutex_clocklock(&mutex, CLOCK_MONOTONIC, &at);
+    }
+  } else if (!strcmp(kind, "rwlock_timedwrlock")) {
+    pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
+    pthread_rwlock_rdlock(&lock);
+    struct timespec at = ts_of(now(CLOCK_REALTIME) + ns);
+    r = pthread_rwlock_timedwrlock(&lock, &at);
   } else if (!strcmp(kind, "futex_wait")) {
     r = syscall(SYS_futex, &futex_word, FUTEX_WAIT_PRIVATE, 0, &rel, NULL, 0);
   } else if (!strcmp(kind, "futex_wait_bitset")) {

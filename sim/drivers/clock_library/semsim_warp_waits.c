@@ -10,8 +10,8 @@
  *     the program's own mask changes), so it can only arrive inside one: the mask the call installs
  *     unblocks it atomically, and a signal semsim sent a moment before the call is pending, not lost.
  *     It is never delivered in the middle of the program's own code, where its EINTR would surprise.
- *   - SLICED: condition variables, semaphores and futex waits made through syscall(), which a
- *     signal does not end: the real call runs in slices of SEMSIM_WARP_SLICE_NS of real time,
+ *   - SLICED: condition variables, semaphores, timed mutex and read-write locks, and futex waits
+ *     made through syscall(), which a signal does not end: the real call runs in slices of SEMSIM_WARP_SLICE_NS of real time,
  *     looking at the virtual clock between them.
  * syscall() is here too: its futex waits are sliced, its getrandom is the client's stream.
  * A program cannot take the wake signal (sigaction and signal pretend success and set
@@ -446,6 +446,46 @@ int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mutex, clockid
   }
   return cond_sliced(page, cond, mutex, id, at);
 }
+
+/* Mutexes and read-write locks taken with a deadline: sliced on glibc's clock forms (2.30), on
+ * CLOCK_MONOTONIC (pthread_mutex_clocklock, pthread_rwlock_clockrdlock, _clockwrlock). */
+typedef int (*lock_clock_fn)(void*, clockid_t, const struct timespec*);
+typedef int (*lock_timed_fn)(void*, const struct timespec*);
+
+static int lock_sliced(lock_clock_fn clocklock, void* lock, clockid_t id, const struct timespec* at) {
+  volatile struct semsim_client_clock_page* page = semsim_warp_page();
+  const int64_t deadline = deadline_of(id, at);
+  struct entered t = enter(page, deadline, SEMSIM_WARP_SLICED);
+  int r = ETIMEDOUT;
+  while (mono_now() < deadline) {
+    struct timespec end = slice_end(CLOCK_MONOTONIC);
+    r = clocklock(lock, CLOCK_MONOTONIC, &end);
+    if (r != ETIMEDOUT) break;
+  }
+  leave(t);
+  return r;
+}
+
+/* `name` (the timed form, on CLOCK_REALTIME) and `clock_name` (any clock), both sliced in warp. */
+#define TIMED_LOCK(type, name, clock_name)                                                     \
+  int clock_name(type* lock, clockid_t id, const struct timespec* at) {                        \
+    NEXT(lock_clock_fn, clock_name, "GLIBC_2.30");                                             \
+    if (!semsim_warp_page() || !real || !valid(at) || (id != CLOCK_MONOTONIC && id != CLOCK_REALTIME)) \
+      return real(lock, id, at);                                                               \
+    return lock_sliced(real, lock, id, at);                                                    \
+  }                                                                                            \
+  int name(type* lock, const struct timespec* at) {                                            \
+    NEXT(lock_clock_fn, clock_name, "GLIBC_2.30");                                             \
+    lock_clock_fn clocklock = real;                                                            \
+    if (!semsim_warp_page() || !clocklock || !valid(at)) {                                     \
+      NEXT(lock_timed_fn, name, NULL);                                                         \
+      return real(lock, at);                                                                   \
+    }                                                                                          \
+    return lock_sliced(clocklock, lock, CLOCK_REALTIME, at);                                   \
+  }
+TIMED_LOCK(pthread_mutex_t, pthread_mutex_timedlock, pthread_mutex_clocklock)
+TIMED_LOCK(pthread_rwlock_t, pthread_rwlock_timedrdlock, pthread_rwlock_clockrdlock)
+TIMED_LOCK(pthread_rwlock_t, pthread_rwlock_timedwrlock, pthread_rwlock_clockwrlock)
 
 typedef int (*sem_clockwait_fn)(sem_t*, clockid_t, const struct timespec*);
 typedef int (*sem_timedwait_fn)(sem_t*, const struct timespec*);
