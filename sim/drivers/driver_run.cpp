@@ -216,6 +216,8 @@ void DriverRun::State::await_ready() {
 void DriverRun::State::begin() {
   real_start_ns = monotonic_ns();
   if (warp) {
+    // On a whole millisecond of the wall clocks: a driver's WALL_MS (whole ms) then shows its skew exactly.
+    advance(kWarpBaseNs + (virtual_ns - kWarpBaseNs + kNsPerMs - 1) / kNsPerMs * kNsPerMs);
     t0 = virtual_ns;
     wall_origin_us = (kWarpEpochNs + (t0 - kWarpBaseNs)) / kNsPerUs;
     end_ns = t0 + us(o.duration) * kNsPerUs;
