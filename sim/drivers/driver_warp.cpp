@@ -199,6 +199,8 @@ void DriverRun::State::settle() {
     ::ppoll(fds.data(), fds.size(), &wait, nullptr);
   }
   poked = false;
+  for (std::size_t i = 1; i < clients.size(); ++i)
+    for (WarpProxy* p : clients[i]->warp_proxies) p->take();
 }
 
 // Handles the lines each driver said, client by client, in order; a driver whose output ended has

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 #include <stdexcept>
 
 #include "algorithms/api/resp_command.h"
@@ -115,20 +116,34 @@ bool WarpProxy::collect() {
   const std::size_t before = conns_.size();
   accept_all();
   bool came = conns_.size() != before;
+  for (Conn& c : conns_) came |= read_driver(c);
+  return came;
+}
+
+void WarpProxy::take() {
   for (Conn& c : conns_) {
-    const std::size_t queued = c.out.size();
-    const bool done = c.driver_done;
-    read_driver(c);
-    came |= c.out.size() != queued || c.driver_done != done;
-    look_at_redis(c);
+    if (c.down < 0 || c.sent.empty()) continue;
+    std::vector<WireCommand> commands;
+    const bool readable = c.reader.feed(std::exchange(c.sent, {}), commands);
+    for (WireCommand& command : commands) {
+      if (const std::string why = refused_command(command.words, rules_.run_key); !why.empty()) {
+        refuse(c, why);
+        break;
+      }
+      ++stats_.commands;
+      const TrueTime sent{Micros((now_() - t0_) / kNsPerUs)};
+      const TrueTime arrives = network_.outbound(sent);
+      c.out.push_back({t0_ + arrives.time_since_epoch().count() * kNsPerUs, std::move(command.bytes), 1});
+    }
+    if (c.down >= 0 && !readable) refuse(c, "a stream that is not Redis's protocol (" + c.reader.error() + ")");
   }
+  for (Conn& c : conns_) look_at_redis(c);
   // A connection the driver closed ends once what it sent has reached Redis.
   std::erase_if(conns_, [this](Conn& c) {
     const bool over = c.down < 0 || (c.driver_done && c.out.empty());
     if (over) close_conn(c);
     return over;
   });
-  return came;
 }
 
 void WarpProxy::accept_all() {
@@ -146,31 +161,21 @@ void WarpProxy::accept_all() {
   }
 }
 
-void WarpProxy::read_driver(Conn& c) {
+bool WarpProxy::read_driver(Conn& c) {
   char buffer[65536];
+  bool came = false;
   while (c.down >= 0 && !c.driver_done) {
     const ssize_t n = ::recv(c.down, buffer, sizeof buffer, 0);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) return;
+    if (n < 0 && errno == EAGAIN) return came;
     if (n <= 0) {
       c.driver_done = true;
-      return;
+      return true;
     }
-    std::vector<WireCommand> commands;
-    const bool readable = c.reader.feed(std::string_view(buffer, static_cast<std::size_t>(n)), commands);
-    std::string passed;
-    for (const WireCommand& command : commands) {
-      if (const std::string why = refused_command(command.words, rules_.run_key); !why.empty()) return refuse(c, why);
-      passed += command.bytes;
-    }
-    if (!readable) return refuse(c, "a stream that is not Redis's protocol (" + c.reader.error() + ")");
-    if (commands.empty()) continue;  // the rest of a command is still to come
-    stats_.commands += commands.size();
-    const TrueTime sent{Micros((now_() - t0_) / kNsPerUs)};
-    const TrueTime arrives = network_.outbound(sent);
-    c.out.push_back({t0_ + arrives.time_since_epoch().count() * kNsPerUs, std::move(passed),
-                     static_cast<int>(commands.size())});
+    c.sent.append(buffer, static_cast<std::size_t>(n));
+    came = true;
   }
+  return came;
 }
 
 void WarpProxy::refuse(Conn& c, const std::string& why) {

@@ -41,8 +41,11 @@ class WarpProxy final : public Proxy {
   ProxyStats stats() const override { return stats_; }
   std::string refusal() const override { return refusal_; }
 
-  // Accepts new connections and reads what the driver sent; whether anything came.
+  // Accepts new connections and reads what the driver sent, while it runs; whether anything came.
   bool collect();
+  // Once the driver sleeps: what it sent, command by command, on its way to Redis (one delay drawn
+  // for each: the draws do not depend on how the driver's writes were cut up or read).
+  void take();
   // The earliest instant something is due, either way.
   std::optional<std::int64_t> next_due() const;
   // Passes on one piece that is due now; whether it wrote to the driver (the driver may run).
@@ -61,6 +64,7 @@ class WarpProxy final : public Proxy {
   struct Conn {
     int down = -1, up = -1;  // the driver's side, Redis's side
     CommandReader reader;
+    std::string sent;  // read from the driver, not yet taken
     std::deque<Piece> out, in;
     bool driver_done = false;  // the driver closed its side
   };
@@ -68,7 +72,7 @@ class WarpProxy final : public Proxy {
   std::int64_t gate(bool outbound) const;
   std::int64_t due(const Conn& c, bool outbound) const;
   void accept_all();
-  void read_driver(Conn& c);
+  bool read_driver(Conn& c);
   bool connect_up(Conn& c);
   void to_redis(Conn& c);
   void look_at_redis(Conn& c);
