@@ -2,7 +2,10 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <linux/sockios.h>
 #include <poll.h>
+#include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -34,6 +37,19 @@ bool send_all(int fd, std::string_view bytes, int limit_ms) {
     if (n < 0 && errno != EAGAIN) return false;
     pollfd p{fd, POLLOUT, 0};
     if (::poll(&p, 1, limit_ms) <= 0) return false;
+  }
+  return true;
+}
+
+// Whether what semsim wrote to `fd` (TCP on loopback) has reached the driver's side: once its
+// stack acknowledged every byte, the driver's wait has been woken. Loopback is not synchronous: on a
+// loaded machine the kernel may hand the segment to a softirq thread, and the driver, still asleep
+// for a moment, would look still with its reply on the way.
+bool landed(int fd) {
+  const std::int64_t limit = monotonic_ns() + std::int64_t{kRedisAnswerMs} * kNsPerMs;
+  for (int unacked = 0; ::ioctl(fd, SIOCOUTQ, &unacked) == 0 && unacked > 0;) {
+    if (monotonic_ns() > limit) return false;
+    ::sched_yield();
   }
   return true;
 }
@@ -304,6 +320,7 @@ bool WarpProxy::deliver() {
       c.in.pop_front();
       if (c.down < 0) return false;
       if (!piece.bytes.empty() && !send_all(c.down, piece.bytes, kRedisAnswerMs)) c.driver_done = true;
+      if (c.driver_done || !landed(c.down)) return true;
       if (piece.close) {
         ::shutdown(c.down, SHUT_RDWR);
         c.driver_done = true;
