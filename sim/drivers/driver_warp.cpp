@@ -139,12 +139,16 @@ bool DriverRun::State::pump() {
   bool came = false;
   for (std::size_t i = 1; i < clients.size(); ++i) {
     DriverClient& c = *clients[i];
-    for (WarpProxy* p : c.warp_proxies) came |= p->collect();
-    if (!c.process || !c.output_open) continue;
-    c.process->flush_input();
-    const std::size_t before = c.inbox.size();
-    c.output_open = c.process->read_lines(c.inbox);
-    came |= c.inbox.size() != before || !c.output_open;
+    bool from_it = false;
+    for (WarpProxy* p : c.warp_proxies) from_it |= p->collect();
+    if (c.process && c.output_open) {
+      c.process->flush_input();
+      const std::size_t before = c.inbox.size();
+      c.output_open = c.process->read_lines(c.inbox);
+      from_it |= c.inbox.size() != before || !c.output_open;
+    }
+    if (from_it) stir(c);  // it ran: look at it again
+    came |= from_it;
   }
   return came;
 }
@@ -161,6 +165,8 @@ bool DriverRun::State::everyone_still() {
           return false;
         }
     if (!c.stillness->still()) return false;
+    for (WarpProxy* p : c.warp_proxies)
+      if (!p->quiet()) return false;  // it wrote, and the bytes are on their way
     c.stirred = false;
   }
   return true;

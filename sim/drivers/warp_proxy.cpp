@@ -2,10 +2,8 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <linux/sockios.h>
 #include <poll.h>
 #include <sched.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -37,19 +35,6 @@ bool send_all(int fd, std::string_view bytes, int limit_ms) {
     if (n < 0 && errno != EAGAIN) return false;
     pollfd p{fd, POLLOUT, 0};
     if (::poll(&p, 1, limit_ms) <= 0) return false;
-  }
-  return true;
-}
-
-// Whether what semsim wrote to `fd` (TCP on loopback) has reached the driver's side: once its
-// stack acknowledged every byte, the driver's wait has been woken. Loopback is not synchronous: on a
-// loaded machine the kernel may hand the segment to a softirq thread, and the driver, still asleep
-// for a moment, would look still with its reply on the way.
-bool landed(int fd) {
-  const std::int64_t limit = monotonic_ns() + std::int64_t{kRedisAnswerMs} * kNsPerMs;
-  for (int unacked = 0; ::ioctl(fd, SIOCOUTQ, &unacked) == 0 && unacked > 0;) {
-    if (monotonic_ns() > limit) return false;
-    ::sched_yield();
   }
   return true;
 }
@@ -126,6 +111,29 @@ void WarpProxy::watch(std::vector<int>& fds) const {
   fds.push_back(listen_fd_);
   for (const Conn& c : conns_)
     if (c.down >= 0 && !c.driver_done) fds.push_back(c.down);
+}
+
+// Whether what semsim wrote to the driver on `fd` has reached the driver's socket (its wait then
+// woken), by its TCP counters; on a loaded machine the segment may sit a while with a softirq thread.
+bool WarpProxy::landed(int fd) {
+  const std::int64_t limit = monotonic_ns() + std::int64_t{kRedisAnswerMs} * kNsPerMs;
+  for (;;) {
+    const auto ours = TcpPeer::own(fd);
+    const auto theirs = tcp_.peer(fd);
+    if (!ours || !theirs || theirs->received >= ours->written) return true;  // unknown: the driver closed
+    if (monotonic_ns() > limit) return false;
+    ::sched_yield();
+  }
+}
+
+bool WarpProxy::quiet() {
+  for (const Conn& c : conns_) {
+    if (c.down < 0 || c.driver_done) continue;
+    const auto ours = TcpPeer::own(c.down);
+    const auto theirs = tcp_.peer(c.down);
+    if (ours && theirs && theirs->written > ours->received) return false;
+  }
+  return true;
 }
 
 bool WarpProxy::collect() {

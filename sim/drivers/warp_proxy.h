@@ -19,6 +19,7 @@
 #include "sim/core/network.h"
 #include "sim/drivers/proxy.h"
 #include "sim/drivers/resp_stream.h"
+#include "sim/drivers/tcp_peer.h"
 
 namespace semsim {
 
@@ -51,6 +52,9 @@ class WarpProxy final : public Proxy {
   // Passes on one piece that is due now; whether it wrote to the driver (the driver may run).
   // Throws std::runtime_error when Redis does not answer within the real-time limit.
   bool deliver();
+  // Whether nothing the driver wrote is still on its way to the proxy (loopback TCP is not
+  // synchronous: tcp_peer.h).
+  bool quiet();
   // The descriptors to watch while the driver runs (its connections and the listening socket).
   void watch(std::vector<int>& fds) const;
 
@@ -78,6 +82,7 @@ class WarpProxy final : public Proxy {
   void look_at_redis(Conn& c);
   void queue_in(Conn& c, std::string bytes, bool close);
   void close_conn(Conn& c);
+  bool landed(int fd);
   void refuse(Conn& c, const std::string& why);
 
   ClientNetwork network_;
@@ -91,6 +96,7 @@ class WarpProxy final : public Proxy {
   std::int64_t partition_until_ = 0, hold_out_until_ = 0, hold_in_until_ = 0;
   ProxyStats stats_;
   std::string refusal_;
+  TcpPeer tcp_;
 };
 
 }  // namespace semsim
