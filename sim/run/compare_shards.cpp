@@ -189,6 +189,7 @@ CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, s
       csv << row->line << "\n";
       written.push_back(row->written);
       verdicts.push_back(row->verdict);
+      verdicts.back().folder = row->folder.generic_string();  // copied into --out: report.html links its timeline
       for (const fs::path& file : row->files) copy_inside(row->from, out, file);
     }
   check_written(csv, merge.csv);
