@@ -44,6 +44,8 @@ constexpr const char* kScript = R"JS(
 const D = JSON.parse(document.getElementById('data').textContent);
 const NS = 'http://www.w3.org/2000/svg';
 const ROW = D.rows.length > 60 ? 13 : 17, LANE = 64, AXIS = 30, SAMPLES = D.stale.length ? 10 : 0, RIGHT = 28;
+// Several masters (Redlock): a lane each above the clients, MLANE high.
+const MLANE = 48, MH = D.masters ? D.masters * MLANE + 10 : 0, H_ROWS = MH + D.rows.length * ROW + 6;
 const axisSvg = document.getElementById('axis'), plotSvg = document.getElementById('plot');
 const labelChars = Math.max(...D.rows.map(r => ('client ' + r.id).length + offsetText(r.offset_ms).length + 2), 22);
 const L = Math.round(labelChars * 6.8 + 14);
@@ -177,15 +179,113 @@ function drawFaults(y0, y1, named) {
   return s;
 }
 
-function drawRows() {
-  const H = D.rows.length * ROW + 6, few = EP.filter(([a, b]) => b >= v0 && a <= v1).length <= 20;
-  const s = document.createDocumentFragment();
+// The labels of every row and master lane, drawn once: every client of the run is named on the
+// page (a witness is never off it), while the bars are drawn for the rows in sight only.
+const labels = el('g', {id: 'labels'}), bars = el('g', {id: 'bars'});
+(function () {
+  for (let m = 1; m <= D.masters; m++)
+    labels.append(el('text', {x: 6, y: (m - 1) * MLANE + MLANE / 2 + 6, 'font-weight': 600}, '', 'master ' + m));
   D.rows.forEach((r, i) => {
-    const y = i * ROW + 2, bh = ROW - 4;
+    const y = MH + i * ROW + 2, bh = ROW - 4;
+    labels.append(el('text', {x: 6, y: y + bh - 2}, '', 'client ' + r.id),
+                  el('text', {x: L - 8, y: y + bh - 2, 'text-anchor': 'end', fill: '#444'},
+                     'mean clock offset at its acquires (client - true time)', offsetText(r.offset_ms)));
+  });
+  plotSvg.setAttribute('height', H_ROWS);
+  plotSvg.append(bars, labels);
+})();
+
+// The rows in sight (and a screen around them): [first, end).
+function rowsInSight() {
+  const top = plotSvg.getBoundingClientRect().top, margin = window.innerHeight;
+  const y0 = -top - margin - MH, y1 = window.innerHeight - top + margin - MH;
+  return [Math.max(0, Math.floor(y0 / ROW)), Math.min(D.rows.length, Math.ceil(y1 / ROW) + 1)];
+}
+
+const PALETTE = ['#1f4e9a', '#2a7d4f', '#b4531f', '#6a4c93', '#8d6e1f', '#1f7a8c'];
+function byText(detail) { const m = /by_us=(-?\d+)/.exec(detail); return m ? +m[1] : 0; }
+// Each master's lane: up unless marked; down (restarted, back at b), paused, its failover's lost
+// writes, its clock's jumps, the clients cut from it; and the permits it voted for, stacked.
+function drawMasters(s) {
+  if (!D.masters) return;
+  const votes = Array.from({length: D.masters}, () => []);
+  D.rows.forEach(r => {
+    const h = r.holds, n = h.length / 5;
+    for (let k = Math.max(0, lowerBound(h, 5, v0) - 1); k < n && h[5 * k] < v1; k++) {
+      const a = h[5 * k], b = h[5 * k + 1], bits = h[5 * k + 3] >> 4;
+      if (b < v0 || !bits) continue;
+      for (let m = 0; m < D.masters; m++) if (bits & (1 << m)) votes[m].push([a, b, r.id, h[5 * k + 4]]);
+    }
+  });
+  for (let m = 1; m <= D.masters; m++) {
+    const y = (m - 1) * MLANE + 2, h = MLANE - 4, name = 'master ' + m;
+    s.append(rect(L, y, W - RIGHT - L, h, {fill: '#eef6ef', stroke: '#cfe3d3'}, name + ': up (where nothing else is marked)'));
+    // Votes: each permit it voted for, from the grant to the end of the hold, in the first free slot.
+    // Bands: the marks' words on top, the votes in the middle, the cuts at the bottom.
+    const slots = [], list = votes[m - 1].sort((p, q) => p[0] - q[0]), vh = h - 21, vy = y + 12;
+    for (const [a, b] of list) {
+      let k = slots.findIndex(end => end <= a);
+      if (k < 0) { k = slots.length; slots.push(b); } else slots[k] = b;
+    }
+    const depth = Math.max(1, Math.min(slots.length, 4)), sh = vh / depth;
+    slots.length = 0;
+    for (const [a, b, client, count] of list) {
+      let k = slots.findIndex(end => end <= a);
+      if (k < 0) { k = slots.length; slots.push(b); } else slots[k] = b;
+      k = Math.min(k, depth - 1);
+      const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 1.5), yy = vy + k * sh;
+      s.append(rect(x0, yy, x1 - x0, sh - 1, {fill: PALETTE[client % PALETTE.length], 'fill-opacity': 0.8},
+                    name + ' voted for client ' + client + (count > 1 ? '\'s permits (' + count + ' holds) within [' : '\'s permit, held [') +
+                    ms(a) + ', ' + ms(b) + ')'));
+      if (x1 - x0 > 60 && sh >= 10)
+        s.append(el('text', {x: (x0 + 3).toFixed(1), y: (yy + sh / 2 + 3.5).toFixed(1), fill: '#fff'}, '', 'client ' + client));
+    }
+    for (const [mm, kind, a, b, detail] of D.master_marks) {
+      if (mm !== m || b < v0 || a > v1) continue;
+      const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 2), inside = x1 - x0 > 50;
+      const said = detail ? ' (' + detail + ')' : '';
+      if (kind === 'cut') {
+        s.append(rect(x0, y + h - 8, x1 - x0, 7, {fill: '#e8912d', 'fill-opacity': 0.5, stroke: '#b4531f', 'stroke-dasharray': '3,2'},
+                      name + ': cut from ' + detail + ' [' + ms(a) + ', ' + ms(b) + '): messages either way lost'));
+        if (inside) s.append(el('text', {x: (x0 + 3).toFixed(1), y: y + 10, fill: '#8a3d0c'}, '', 'cut from ' + detail));
+      } else if (kind === 'redis_restart') {
+        const empty = /lost_since_us=|persistence=none/.test(detail);
+        if (b > a) {
+          s.append(rect(x0, y, x1 - x0, h, {fill: '#555', 'fill-opacity': 0.45}, name + ': down [' + ms(a) + ', ' + ms(b) + ')' + said));
+          if (inside) s.append(el('text', {x: (x0 + 3).toFixed(1), y: y + 11, fill: '#000'}, '', 'down'));
+        }
+        const px = x(b);
+        if (px >= L && px <= W - RIGHT) {
+          s.append(el('line', {x1: px.toFixed(1), x2: px.toFixed(1), y1: y - 1, y2: y + h + 1, stroke: '#000', 'stroke-width': 2.5},
+                      name + ': restarted at ' + ms(b) + (empty ? ', empty: without the writes it had lost' : '') + said));
+          s.append(el('text', {x: (Math.min(px, W - RIGHT - 100) + 3).toFixed(1), y: y + 11, fill: '#000'}, '', empty ? 'restarted empty' : 'restarted'));
+        }
+      } else if (kind === 'server_jump') {
+        const px = x(a), by = byText(detail);
+        if (px < L || px > W - RIGHT) continue;
+        s.append(el('path', {d: 'M' + (px - 6).toFixed(1) + ',' + (y + h) + 'h12l-6,' + (-h) + 'z', fill: '#7b3f9e'},
+                    name + '\'s clock jumped ' + (by >= 0 ? '+' : '') + ms(by) + ' at ' + ms(a) + ': its keys\' expiries moved by as much'));
+        s.append(el('text', {x: (Math.min(px, W - RIGHT - 110) + 8).toFixed(1), y: y + 11, fill: '#5b2a7e'}, '',
+                    'clock ' + (by >= 0 ? '+' : '\u2212') + fmtIn(Math.abs(by), Math.abs(by) / 10 || 1, Math.abs(by) || 1)));
+      } else {  // redis_pause, failover, disconnect
+        const what = kind === 'redis_pause' ? 'paused' : kind === 'failover' ? 'failover: writes lost' : kind;
+        if (b > a) s.append(rect(x0, y, x1 - x0, h, {fill: 'url(#fault)', stroke: '#a04e00'}, name + ': ' + what + ' [' + ms(a) + ', ' + ms(b) + ')' + said));
+        else s.append(el('line', {x1: x0.toFixed(1), x2: x0.toFixed(1), y1: y, y2: y + h, stroke: '#a04e00', 'stroke-width': 2}, name + ': ' + what + ' at ' + ms(a) + said));
+        if (inside || b === a) s.append(el('text', {x: (x0 + 3).toFixed(1), y: y + 11, fill: '#a04e00'}, '', what));
+      }
+    }
+  }
+  s.append(el('line', {x1: 0, x2: W, y1: MH - 5, y2: MH - 5, stroke: '#888'}));
+}
+
+function drawRows() {
+  const H = H_ROWS, few = EP.filter(([a, b]) => b >= v0 && a <= v1).length <= 20;
+  const s = document.createDocumentFragment();
+  drawMasters(s);
+  const [first, end] = rowsInSight();
+  D.rows.slice(first, end).forEach((r, j) => {
+    const i = first + j, y = MH + i * ROW + 2, bh = ROW - 4;
     if (i % 2) s.append(rect(0, y - 1, W, ROW, {fill: '#f3f4f6'}));
-    s.append(el('text', {x: 6, y: y + bh - 2}, '', 'client ' + r.id),
-             el('text', {x: L - 8, y: y + bh - 2, 'text-anchor': 'end', fill: '#444'},
-                'mean clock offset at its acquires (client - true time)', offsetText(r.offset_ms)));
     // Holds, merged where closer than a pixel; the part past a lease hatched red.
     const h = r.holds, n = h.length / 5;
     let k = Math.max(0, lowerBound(h, 5, v0) - 1), run = null;
@@ -197,7 +297,8 @@ function drawRows() {
                  : (run.flags & 1 ? 'may hold (acquire outcome unknown) [' : 'holds [') +
                    ms(run.a) + ', ' + ms(run.b) + ')' + (run.flags & 8 ? ' (to the end)' : '') +
                    (run.lease >= 0 ? '; lease to ' + ms(run.lease) + ' (invoke + timeout)' : '') +
-                   (run.flags & 2 ? '; named in the witness of an over-admission' : '');
+                   (run.flags & 2 ? '; named in the witness of an over-admission' : '') +
+                   (run.flags >> 4 ? '; votes from ' + mastersText(run.flags >> 4) : '');
       s.append(rect(run.x0, y, run.x1 - run.x0, bh, fill, 'client ' + r.id + ': ' + what));
       // The part held while more than `limit` held: red.
       if (!(run.flags & 1))
@@ -256,10 +357,14 @@ function drawRows() {
     const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 2);
     s.prepend(rect(x0, 0, x1 - x0, H, {fill: '#c0392b', 'fill-opacity': 0.13}, 'over-admission [' + ms(a) + ', ' + ms(b) + '): ' + peak + ' holders'));
   }
-  s.append(drawFaults(0, H, false));
+  s.append(drawFaults(MH, H, false));
   plotSvg.setAttribute('width', W);
-  plotSvg.setAttribute('height', H);
-  plotSvg.replaceChildren(s);
+  bars.replaceChildren(s);
+}
+function mastersText(bits) {
+  const m = [];
+  for (let k = 0; k < 9; k++) if (bits & (1 << k)) m.push(k + 1);
+  return (m.length === 1 ? 'master ' : 'masters ') + m.join(', ');
 }
 
 function fmtRange(a, b) { const st = niceStep(b - a, 110) / 10; return fmtIn(a, st, b - a) + ' \u2013 ' + fmtIn(b, st, b - a); }
@@ -345,6 +450,7 @@ window.addEventListener('keydown', e => {
   e.preventDefault();
 });
 window.addEventListener('resize', redraw);
+window.addEventListener('scroll', redraw, {passive: true});  // the rows coming into sight
 
 // The title, the run in one line and the notes, the history's words as text.
 document.getElementById('title').textContent = D.variant + ' \u2014 who held a permit when';
@@ -356,7 +462,10 @@ document.getElementById('title').textContent = D.variant + ' \u2014 who held a p
     verdict(D.safety), ' (max ' + D.max_holders + ' holders, over the limit for ' + ms(D.over_limit_us) + ' in ' + D.episode_count +
     ' episode' + (D.episode_count === 1 ? '' : 's') + '), liveness ', verdict(D.liveness), '.');
   if (t < 0) document.getElementById('lease-legend').style.display = 'none';
+  if (!D.masters) for (const e of document.querySelectorAll('.mlegend')) e.style.display = 'none';
   const notes = [];
+  if (D.masters) notes.push(D.masters + ' masters, a permit stands on ' + D.quorum + ' of their votes: each master\'s lane shows ' +
+                            'the permits it voted for, its downtime and restarts, its clock\'s jumps and the clients cut from it.');
   if (D.hidden > 0) notes.push('Showing the first ' + D.rows.length + ' clients; ' + D.hidden + ' more are not drawn.');
   if (D.merge_gap_us > 0) notes.push('Holds of one client less than ' + ms(D.merge_gap_us) + ' apart are merged (the history has too many to draw each).');
   document.getElementById('notes').textContent = notes.join(' ');
@@ -396,6 +505,9 @@ std::string timeline_page(const std::string& variant, const std::string& data) {
 <span><svg width="12" height="12"><path d="M1,11h10l-5,-10z" fill="#7b3f9e"/></svg>clock jump</span>
 <span><svg width="22" height="12"><rect width="22" height="12" fill="url(#fault)" stroke="#a04e00"/></svg>fault of Redis</span>
 <span><svg width="12" height="12"><path d="M2,1h8l-4,7z" fill="#a04e00"/></svg>Redis no longer counted a believed permit (sample)</span>
+<span class="mlegend"><svg width="22" height="12"><rect width="22" height="12" fill="#eef6ef" stroke="#cfe3d3"/><rect y="2" width="22" height="6" fill="#1f4e9a" fill-opacity="0.8"/></svg>master lane: up, and a permit it voted for</span>
+<span class="mlegend"><svg width="22" height="12"><rect width="22" height="12" fill="#555" fill-opacity="0.45"/><line x1="21" x2="21" y1="0" y2="12" stroke="#000" stroke-width="2.5"/></svg>master down, then restarted</span>
+<span class="mlegend"><svg width="22" height="12"><rect y="5" width="22" height="7" fill="#e8912d" fill-opacity="0.5" stroke="#b4531f" stroke-dasharray="3,2"/></svg>master cut from a client</span>
 </div>
 <p class="help">Wheel or <kbd>+</kbd>/<kbd>-</kbd> to zoom,
 drag the rows (or <kbd>&larr;</kbd>/<kbd>&rarr;</kbd>) to pan, drag across the holders lane to zoom to a range.
