@@ -396,18 +396,24 @@ void TimelineBuilder::write(const std::string& html_path, const Summary& s, std:
     for (auto& [id, r] : rows) merge_holds(r, gap);
   }
 
-  // Over-admission episodes to jump to: the kept ones exactly, then those the holders series shows
-  // after the last kept one (to its bucket).
+  // Over-admission episodes to jump to: every one the Summary spans exactly (else the kept ones),
+  // then, past as many as it holds, those the holders series shows (to its bucket).
   std::vector<std::int64_t> episodes;  // a, b, peak
-  for (const Episode& ep : s.episodes) episodes.insert(episodes.end(), {ep.start_us - t0, ep.end_us - t0, ep.peak_holders});
-  const std::int64_t after = s.episodes.empty() ? INT64_MIN : s.episodes.back().end_us;
+  std::int64_t after = INT64_MIN;
+  if (!s.episode_spans.empty()) {
+    for (const EpisodeSpan& ep : s.episode_spans) episodes.insert(episodes.end(), {ep.start_us - t0, ep.end_us - t0, ep.peak_holders});
+    after = static_cast<std::int64_t>(s.episode_spans.size()) < s.episode_count ? s.episode_spans.back().end_us : INT64_MAX;
+  } else {
+    for (const Episode& ep : s.episodes) episodes.insert(episodes.end(), {ep.start_us - t0, ep.end_us - t0, ep.peak_holders});
+    if (!s.episodes.empty()) after = s.episodes.back().end_us;
+  }
   for (std::size_t i = 0; i < s.holders.size(); ++i) {
     if (s.holders[i].max_holders <= s.limit) continue;
     std::size_t j = i;
     int peak = s.holders[i].max_holders;
     while (j + 1 < s.holders.size() && s.holders[j + 1].max_holders > s.limit) peak = std::max(peak, s.holders[++j].max_holders);
     const std::int64_t a = s.holders[i].t_us, b = j + 1 < s.holders.size() ? s.holders[j + 1].t_us : s.end_us;
-    if (a > after) episodes.insert(episodes.end(), {a - t0, b - t0, peak});
+    if (after != INT64_MAX && a > after) episodes.insert(episodes.end(), {a - t0, b - t0, peak});
     i = j;
   }
 

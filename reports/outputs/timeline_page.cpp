@@ -23,7 +23,7 @@ button.over{border-color:#a11;color:#8e1b10;font-weight:600}button.over:disabled
 .legend span{display:inline-flex;align-items:center}
 .legend svg{vertical-align:middle;margin-right:4px}
 #top{position:sticky;top:0;background:#fff;z-index:2;border-bottom:1px solid #ccc}
-#rowsbox{padding:0 0 8px}
+#rowsbox{padding:0 0 8px;position:relative}#labels{position:absolute;left:0;top:0}
 svg text{font:11px ui-monospace,monospace;fill:#1a1a1a}
 svg .tick text{font:11px system-ui,sans-serif}
 svg .lane-label{font:11px system-ui,sans-serif;fill:#333}
@@ -139,12 +139,24 @@ function drawAxis() {
                        'stroke-width': 1.5}),
            el('text', {class: 'lane-label', x: 6, y: top + 12}, '', 'holders (max ' + D.max_holders + ')'),
            el('text', {class: 'lane-label', x: 6, y: yOf(D.limit) + 4}, '', 'limit ' + D.limit + ' - - -'));
-  // Over-admission episodes on the lane: at least 3 px wide, so that a 10 ms steal in a long run shows.
-  for (const [a, b, peak] of EP) {
-    if (b < v0 || a > v1) continue;
+  // Over-admission episodes on the lane: at least 3 px wide, so that a 10 ms steal in a long run
+  // shows; those that would touch are one mark, which says how many it stands for.
+  let mark = null;
+  const putMark = () => {
+    if (mark) s.append(rect(mark.x0, top + LANE + 1, mark.x1 - mark.x0, 5, {fill: '#c0392b'}, mark.n > 1
+      ? mark.n + ' over-admissions within [' + ms(mark.a) + ', ' + ms(mark.b) + '), up to ' + mark.peak + ' holders'
+      : 'over-admission [' + ms(mark.a) + ', ' + ms(mark.b) + '), ' + mark.peak + ' holders'));
+    mark = null;
+  };
+  for (let e = Math.max(0, lowerBound(EPA, 1, v0) - 1); e < EP.length && EP[e][0] <= v1; e++) {
+    const [a, b, peak] = EP[e];
+    if (b < v0) continue;
     const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 3);
-    s.append(rect(x0, top + LANE + 1, x1 - x0, 5, {fill: '#c0392b'}, 'over-admission [' + ms(a) + ', ' + ms(b) + '), ' + peak + ' holders'));
+    if (mark && x0 <= mark.x1 + 0.5) { mark.x1 = Math.max(mark.x1, x1); mark.b = b; mark.n++; mark.peak = Math.max(mark.peak, peak); continue; }
+    putMark();
+    mark = {x0, x1, a, b, peak, n: 1};
   }
+  putMark();
   // Samples where clients believed in permits Redis no longer counted.
   for (let i = lowerBound(D.stale, 2, v0) * 2; i < D.stale.length && D.stale[i] <= v1; i += 2) {
     const px = x(D.stale[i]);
@@ -180,8 +192,9 @@ function drawFaults(y0, y1, named) {
 }
 
 // The labels of every row and master lane, drawn once: every client of the run is named on the
-// page (a witness is never off it), while the bars are drawn for the rows in sight only.
-const labels = el('g', {id: 'labels'}), bars = el('g', {id: 'bars'});
+// page (a witness is never off it), while the bars are drawn for the rows in sight only. The labels
+// are an SVG of their own, over the plot's left margin: a redraw of the bars lays out the bars alone.
+const labels = document.getElementById('labels'), bars = el('g', {id: 'bars'});
 (function () {
   for (let m = 1; m <= D.masters; m++)
     labels.append(el('text', {x: 6, y: (m - 1) * MLANE + MLANE / 2 + 6, 'font-weight': 600}, '', 'master ' + m));
@@ -192,12 +205,14 @@ const labels = el('g', {id: 'labels'}), bars = el('g', {id: 'bars'});
                      'mean clock offset at its acquires (client - true time)', offsetText(r.offset_ms)));
   });
   plotSvg.setAttribute('height', H_ROWS);
-  plotSvg.append(bars, labels);
+  plotSvg.append(bars);
+  labels.setAttribute('width', L);
+  labels.setAttribute('height', H_ROWS);
 })();
 
 // The rows in sight (and a screen around them): [first, end).
 function rowsInSight() {
-  const top = plotSvg.getBoundingClientRect().top, margin = window.innerHeight;
+  const top = plotSvg.getBoundingClientRect().top, margin = window.innerHeight / 2;
   const y0 = -top - margin - MH, y1 = window.innerHeight - top + margin - MH;
   return [Math.max(0, Math.floor(y0 / ROW)), Math.min(D.rows.length, Math.ceil(y1 / ROW) + 1)];
 }
@@ -278,11 +293,11 @@ function drawMasters(s) {
   s.append(el('line', {x1: 0, x2: W, y1: MH - 5, y2: MH - 5, stroke: '#888'}));
 }
 
-function drawRows() {
+function drawRows(sight) {
   const H = H_ROWS, few = EP.filter(([a, b]) => b >= v0 && a <= v1).length <= 20;
   const s = document.createDocumentFragment();
   drawMasters(s);
-  const [first, end] = rowsInSight();
+  const [first, end] = sight;
   D.rows.slice(first, end).forEach((r, j) => {
     const i = first + j, y = MH + i * ROW + 2, bh = ROW - 4;
     if (i % 2) s.append(rect(0, y - 1, W, ROW, {fill: '#f3f4f6'}));
@@ -300,15 +315,26 @@ function drawRows() {
                    (run.flags & 2 ? '; named in the witness of an over-admission' : '') +
                    (run.flags >> 4 ? '; votes from ' + mastersText(run.flags >> 4) : '');
       s.append(rect(run.x0, y, run.x1 - run.x0, bh, fill, 'client ' + r.id + ': ' + what));
-      // The part held while more than `limit` held: red.
-      if (!(run.flags & 1))
+      // The part held while more than `limit` held: red, episodes closer than a pixel as one mark.
+      if (!(run.flags & 1)) {
+        let red = null;
+        const put = () => {
+          if (!red) return;
+          s.append(rect(red.x0, y, red.x1 - red.x0, bh, {fill: '#c0392b'}, 'client ' + r.id + ' held while ' +
+                        (red.n > 1 ? 'more than the limit (' + D.limit + ') held, in ' + red.n + ' over-admissions within ['
+                                   : red.peak + ' held (limit ' + D.limit + '): [') + ms(red.a) + ', ' + ms(red.b) + ')'));
+          red = null;
+        };
         for (let e = Math.max(0, lowerBound(EPA, 1, run.a) - 1); e < EP.length && EP[e][0] < run.b; e++) {
           const a = Math.max(EP[e][0], run.a), b = Math.min(EP[e][1], run.b);
           if (b <= a) continue;
           const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 1.5);
-          s.append(rect(x0, y, x1 - x0, bh, {fill: '#c0392b'}, 'client ' + r.id + ' held while ' + EP[e][2] + ' held (limit ' + D.limit +
-                        '): [' + ms(EP[e][0]) + ', ' + ms(EP[e][1]) + ')'));
+          if (red && x0 <= red.x1 + 0.5) { red.x1 = Math.max(red.x1, x1); red.b = EP[e][1]; red.n++; continue; }
+          put();
+          red = {x0, x1, a: EP[e][0], b: EP[e][1], peak: EP[e][2], n: 1};
         }
+        put();
+      }
       // Outlined where wide enough to tell an outline from a fill (zoom in to see the witnesses).
       if (run.flags & 2 && run.x1 - run.x0 >= 8) s.append(rect(run.x0 + 0.75, y + 0.75, Math.max(run.x1 - run.x0 - 1.5, 0.5), bh - 1.5,
                                                                {fill: 'none', stroke: '#000', 'stroke-width': 1.5}));
@@ -370,8 +396,9 @@ function mastersText(bits) {
 function fmtRange(a, b) { const st = niceStep(b - a, 110) / 10; return fmtIn(a, st, b - a) + ' \u2013 ' + fmtIn(b, st, b - a); }
 function render() {
   W = Math.max(720, document.getElementById('rowsbox').clientWidth);
+  const sight = rowsInSight();  // before the axis changes: reading the layout then would lay it out again
   drawAxis();
-  drawRows();
+  drawRows(sight);
   const zoom = D.span / (v1 - v0);
   document.getElementById('range').textContent = 'showing ' + fmtRange(v0, v1) + ' of ' + fmtIn(D.span, D.span / 100, D.span) +
     (zoom > 1.001 ? ' (\u00d7' + (zoom < 10 ? zoom.toFixed(1) : Math.round(zoom)) + ')' : '');
@@ -514,7 +541,7 @@ drag the rows (or <kbd>&larr;</kbd>/<kbd>&rarr;</kbd>) to pan, drag across the h
 Hover a mark for its times. Each row: the client and its clock offset (mean of client &minus; true time at its acquires).</p>
 </header>
 <div id="top"><svg id="axis" xmlns="http://www.w3.org/2000/svg"></svg></div>
-<div id="rowsbox"><svg id="plot" xmlns="http://www.w3.org/2000/svg"></svg></div>
+<div id="rowsbox"><svg id="plot" xmlns="http://www.w3.org/2000/svg"></svg><svg id="labels" xmlns="http://www.w3.org/2000/svg"></svg></div>
 <p class="notes" id="notes"></p>
 <script type="application/json" id="data">)HTML";
   page += data;

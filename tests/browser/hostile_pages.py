@@ -123,7 +123,7 @@ def check_pages(timeline, report):
         nothing_ran(browser, page, 'timeline.html', 1)
         check(page.evaluate("document.getElementById('title').textContent").startswith(field('variant')),
               'timeline.html: the variant is the heading, as text')
-        titles = page.evaluate("[...document.querySelectorAll('#plot title, #axis title')].map(t => t.textContent)")
+        titles = page.evaluate("[...document.querySelectorAll('#plot title, #axis title, #labels title')].map(t => t.textContent)")
         # As history.csv holds it: the note's " as \".
         check(any(field('redis_pause note').split('"')[0] in t for t in titles),
               'timeline.html: a fault\'s detail is its mark\'s hover text, as text')

@@ -345,3 +345,47 @@ TEST(Timeline, OneRedisHasNoMasterLanes) {
 
 }  // namespace
 }  // namespace semsim
+
+namespace semsim {
+namespace {
+
+// 150 over-admissions, more than the checker describes (100): each is on the page, exactly,
+// for "next" to reach (not the holders series' buckets past the hundredth).
+TEST(Timeline, EveryOverAdmissionIsListedToJumpTo) {
+  HistoryBuilder h(/*limit=*/1, /*clients=*/2, /*timeout_ms=*/1000);
+  for (int i = 0; i < 150; ++i) {
+    const double t = 10.0 * i;
+    h.hold(1, t, t + 1, t + 5, "a" + std::to_string(i)).hold(2, t, t + 2, t + 4, "b" + std::to_string(i));
+  }
+  h.end(1500);
+  const std::vector<Event> events = h.sorted();
+  const std::string dir = history_dir(events, "timeline_all_episodes");
+  const Summary s = analyze_history(dir + "/history.csv");
+  ASSERT_EQ(s.episode_count, 150);
+  EXPECT_EQ(s.episodes.size(), 100u);
+  ASSERT_EQ(s.episode_spans.size(), 150u);
+  EXPECT_EQ(s.episode_spans.back(), (EpisodeSpan{1492000, 1494000, 2}));
+  write_timeline_html(dir + "/history.csv", dir + "/timeline.html", s);
+  const std::string html = slurp(dir + "/timeline.html");
+  const std::size_t at = html.find("\"episodes\":[");
+  ASSERT_NE(at, std::string::npos);
+  const std::string list = html.substr(at, html.find(']', at) - at);
+  EXPECT_EQ(std::count(list.begin(), list.end(), ','), 150 * 3 - 1);
+  EXPECT_NE(list.find("1482000,1484000,2,1492000,1494000,2"), std::string::npos);
+}
+
+// A 1,000-client run: every client has its row (label) on the page, none left out.
+TEST(Timeline, AThousandClientsAreEachOnThePage) {
+  HistoryBuilder h(/*limit=*/1, /*clients=*/1000, /*timeout_ms=*/1000);
+  for (int c = 1; c <= 1000; ++c) h.hold(c, c, c + 0.5, c + 2, "p" + std::to_string(c));
+  h.end(1100);
+  const std::string dir = history_dir(h.sorted(), "timeline_thousand");
+  const Summary s = analyze_history(dir + "/history.csv");
+  write_timeline_html(dir + "/history.csv", dir + "/timeline.html", s);
+  const std::string html = slurp(dir + "/timeline.html");
+  EXPECT_NE(html.find("\"hidden\":0"), std::string::npos);
+  EXPECT_NE(html.find("{\"id\":1000,"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace semsim
