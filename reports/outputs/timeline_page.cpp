@@ -123,18 +123,27 @@ function drawAxis() {
     const c0 = Math.max(0, Math.floor(x(a) - L)), c1 = Math.min(cols.length, Math.max(c0 + 1, Math.ceil(x(b) - L)));
     for (let c = c0; c < c1; c++) if (n > cols[c]) cols[c] = n;
   }
+  // Blue up to the limit as one path; red above it a mark each with its count, or one path when
+  // there are too many to hover apart.
+  let blue = '';
+  const reds = [];
   for (let c = 0; c < cols.length;) {
     let e = c + 1;
     while (e < cols.length && cols[e] === cols[c]) e++;
     const n = cols[c];
     if (n > 0) {
       const under = Math.min(n, D.limit);
-      s.append(rect(L + c, yOf(under), e - c, (top + LANE - yOf(under)), {fill: '#1f4e9a'}));
-      if (n > D.limit) s.append(rect(L + c, yOf(n), e - c, yOf(D.limit) - yOf(n), {fill: '#c0392b'},
-                                     n + ' holders, limit ' + D.limit));
+      blue += 'M' + (L + c) + ',' + yOf(under).toFixed(1) + 'h' + (e - c) + 'V' + (top + LANE) + 'h' + (c - e) + 'z';
+      if (n > D.limit) reds.push([c, e, n]);
     }
     c = e;
   }
+  if (blue) s.append(el('path', {d: blue, fill: '#1f4e9a'}));
+  if (reds.length > 200)
+    s.append(el('path', {d: reds.map(([c, e, n]) => 'M' + (L + c) + ',' + yOf(n).toFixed(1) + 'h' + (e - c) + 'V' + yOf(D.limit).toFixed(1) +
+                                                  'h' + (c - e) + 'z').join(''), fill: '#c0392b'},
+                'more than the limit (' + D.limit + ') held: zoom in for the count at each moment'));
+  else for (const [c, e, n] of reds) s.append(rect(L + c, yOf(n), e - c, yOf(D.limit) - yOf(n), {fill: '#c0392b'}, n + ' holders, limit ' + D.limit));
   s.append(el('line', {x1: L, x2: W - RIGHT, y1: yOf(D.limit), y2: yOf(D.limit), stroke: '#000', 'stroke-dasharray': '5,3',
                        'stroke-width': 1.5}),
            el('text', {class: 'lane-label', x: 6, y: top + 12}, '', 'holders (max ' + D.max_holders + ')'),
@@ -157,11 +166,16 @@ function drawAxis() {
     mark = {x0, x1, a, b, peak, n: 1};
   }
   putMark();
-  // Samples where clients believed in permits Redis no longer counted.
-  for (let i = lowerBound(D.stale, 2, v0) * 2; i < D.stale.length && D.stale[i] <= v1; i += 2) {
+  // Samples where clients believed in permits Redis no longer counted; those within 4 px one mark.
+  for (let i = lowerBound(D.stale, 2, v0) * 2; i < D.stale.length && D.stale[i] <= v1;) {
     const px = x(D.stale[i]);
-    s.append(el('path', {d: 'M' + (px - 4).toFixed(1) + ',' + (AXIS + 2) + 'h8l-4,7z', fill: '#a04e00'}, 'sample at ' + ms(D.stale[i]) +
-                ': ' + D.stale[i + 1] + ' client(s) believed in a permit Redis no longer counted'));
+    let j = i + 2, most = D.stale[i + 1];
+    while (j < D.stale.length && D.stale[j] <= v1 && x(D.stale[j]) - px < 4) { most = Math.max(most, D.stale[j + 1]); j += 2; }
+    const k = (j - i) / 2;
+    s.append(el('path', {d: 'M' + (px - 4).toFixed(1) + ',' + (AXIS + 2) + 'h8l-4,7z', fill: '#a04e00'}, k > 1
+      ? k + ' samples within [' + ms(D.stale[i]) + ', ' + ms(D.stale[j - 2]) + ']: up to ' + most + ' client(s) believed in a permit Redis no longer counted'
+      : 'sample at ' + ms(D.stale[i]) + ': ' + D.stale[i + 1] + ' client(s) believed in a permit Redis no longer counted'));
+    i = j;
   }
   s.append(drawFaults(top - 2, H, true));
   if (brush) s.append(rect(Math.min(brush.x0, brush.x1), top, Math.abs(brush.x1 - brush.x0), LANE,
@@ -305,6 +319,14 @@ function drawRows(sight) {
     const h = r.holds, n = h.length / 5;
     let k = Math.max(0, lowerBound(h, 5, v0) - 1), run = null;
     const past = document.createDocumentFragment();
+    // A row with many holds in sight draws its bars as one path per look, not an element each: the
+    // redraw stays fast at a whole minute of 1,000 clients; zoomed in, each bar has its hover text.
+    const inSight = lowerBound(h, 5, v1) - k, dense = inSight > 12, paths = new Map();
+    const bar = (x0, w, attrs, title, into) => {
+      if (!dense) { into.append(rect(x0, y, w, bh, attrs, title)); return; }
+      const key = JSON.stringify(attrs), wd = Math.max(w, 0).toFixed(1);
+      paths.set(key, (paths.get(key) || '') + 'M' + x0.toFixed(1) + ',' + y + 'h' + wd + 'v' + bh + 'h-' + wd + 'z');
+    };
     const flush = () => {
       if (!run) return;
       const fill = run.flags & 1 ? {fill: '#fff', stroke: '#1f4e9a', 'stroke-dasharray': '3,2'} : {fill: '#1f4e9a'};
@@ -314,15 +336,15 @@ function drawRows(sight) {
                    (run.lease >= 0 ? '; lease to ' + ms(run.lease) + ' (invoke + timeout)' : '') +
                    (run.flags & 2 ? '; named in the witness of an over-admission' : '') +
                    (run.flags >> 4 ? '; votes from ' + mastersText(run.flags >> 4) : '');
-      s.append(rect(run.x0, y, run.x1 - run.x0, bh, fill, 'client ' + r.id + ': ' + what));
+      bar(run.x0, run.x1 - run.x0, fill, 'client ' + r.id + ': ' + what, s);
       // The part held while more than `limit` held: red, episodes closer than a pixel as one mark.
       if (!(run.flags & 1)) {
         let red = null;
         const put = () => {
           if (!red) return;
-          s.append(rect(red.x0, y, red.x1 - red.x0, bh, {fill: '#c0392b'}, 'client ' + r.id + ' held while ' +
-                        (red.n > 1 ? 'more than the limit (' + D.limit + ') held, in ' + red.n + ' over-admissions within ['
-                                   : red.peak + ' held (limit ' + D.limit + '): [') + ms(red.a) + ', ' + ms(red.b) + ')'));
+          bar(red.x0, red.x1 - red.x0, {fill: '#c0392b'}, 'client ' + r.id + ' held while ' +
+              (red.n > 1 ? 'more than the limit (' + D.limit + ') held, in ' + red.n + ' over-admissions within ['
+                         : red.peak + ' held (limit ' + D.limit + '): [') + ms(red.a) + ', ' + ms(red.b) + ')', s);
           red = null;
         };
         for (let e = Math.max(0, lowerBound(EPA, 1, run.a) - 1); e < EP.length && EP[e][0] < run.b; e++) {
@@ -349,12 +371,15 @@ function drawRows(sight) {
       } else { flush(); run = {x0, x1, a, b, lease, flags, count}; }
       if (lease >= 0 && lease < b && count === 1) {
         const l0 = clampX(x(Math.max(lease, a))), l1 = Math.max(clampX(x(b)), l0 + 1);
-        past.append(rect(l0, y, l1 - l0, bh, {fill: 'url(#overrun)', stroke: '#000'}, 'client ' + r.id + ' held past its lease: Redis\'s lease ended at ' +
-                         ms(lease) + ' (invoke + timeout), the client believed until ' + ms(b) + ': ' + ms(b - lease) + ' under an expired lease'),
-                    el('line', {x1: l0.toFixed(1), x2: l0.toFixed(1), y1: y - 1, y2: y + bh + 1, stroke: '#000', 'stroke-width': 2}));
+        bar(l0, l1 - l0, {fill: 'url(#overrun)', stroke: '#000'}, 'client ' + r.id + ' held past its lease: Redis\'s lease ended at ' +
+            ms(lease) + ' (invoke + timeout), the client believed until ' + ms(b) + ': ' + ms(b - lease) + ' under an expired lease', past);
+        if (!dense) past.append(el('line', {x1: l0.toFixed(1), x2: l0.toFixed(1), y1: y - 1, y2: y + bh + 1, stroke: '#000', 'stroke-width': 2}));
       }
     }
     flush();
+    for (const [key, d] of paths)
+      s.append(el('path', Object.assign({d}, JSON.parse(key)), 'client ' + r.id + ': ' + inSight +
+                  ' holds in sight, drawn together (zoom in for each one\'s times)'));
     s.append(past);
     // Pauses under the bar, in the gap between rows: the hold above stays visible.
     for (let k = Math.max(0, lowerBound(r.pauses, 2, v0) - 1) * 2; k < r.pauses.length && r.pauses[k] < v1; k += 2) {
