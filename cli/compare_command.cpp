@@ -363,7 +363,8 @@ int compare_command(int argc, char** argv) {
                        common,    request.seeds, base.seed,                charts,    stats,
                        run_verdicts(results, folders), caption, doc_path("reports/DEFINITIONS.md").string()};
     report.partial = partial;
-    report.variants = request.variants;  // a variant the sweep stopped before stays in the table, "not run"
+    report.variants = request.variants;
+    report.meaning = request.sweep.meaning();  // a variant the sweep stopped before stays in the table, "not run"
     write_sweep_report(base.out, report);
     std::cout << "sweep: " << csv_path << "\nstatistics: " << stats_path << "\nreport: "
               << (fs::path(base.out) / "report.html").string() << "\n";

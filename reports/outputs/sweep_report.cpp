@@ -287,6 +287,7 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
       << "; seeds " << r.first_seed;
   if (r.seeds > 1) out << "&ndash;" << r.first_seed + static_cast<std::uint64_t>(r.seeds - 1);
   out << ". semsim " << escape_html(r.semsim_version) << " against " << escape_html(r.redis) << ".</p>\n";
+  if (!r.meaning.empty()) out << "<p class=context id=\"meaning\">" << escape_html(r.meaning) << ".</p>\n";
   if (!r.runs.empty())
     write_verdicts(out, out_dir, r, variants, names);
   else

@@ -48,6 +48,7 @@ struct SweepReport {
   // The variants asked for, in order: one verdict row each, "not run" for a variant without a run
   // (a partial sweep). Empty: those of `stats`.
   std::vector<std::string> variants = {};
+  std::string meaning = {};  // what a value of the parameter stands for (sweep_parameter.h), said under the context
 };
 
 // The one-line context of a sweep's charts, from its common options as run.ini lists them

@@ -193,6 +193,16 @@ TEST(SweepReport, AVariantAskedForThatNeverRanStaysInTheVerdictTableMarkedNotRun
   EXPECT_EQ(verdict_row(html, "lua")[1], "safe in the 4 runs made (partial)");
 }
 
+TEST(SweepReport, SaysWhatAValueOfTheSweptParameterStandsFor) {
+  Page p = sweep("report_meaning");
+  p.report.meaning = "skew V: each client's clock offset drawn uniformly from [-V, +V]";
+  const std::string html = p.html();
+  const std::size_t meaning = html.find("<p class=context id=\"meaning\">skew V: each client's clock offset drawn uniformly "
+                                        "from [-V, +V].</p>");
+  ASSERT_NE(meaning, std::string::npos) << html.substr(0, 1200);
+  EXPECT_LT(meaning, html.find("<table id=\"verdicts\""));
+}
+
 TEST(SweepReport, InlinesTheChartsAndLoadsNothing) {
   Page p = sweep("report_inline");
   std::ofstream(p.dir / "compare_over_admission.svg") << "<?xml version=\"1.0\"?>\n<svg viewBox=\"0 0 1 1\"></svg>\n";
