@@ -390,11 +390,15 @@ std::vector<std::string> broken_preconditions(const GenCase& c, const Preconditi
 std::string preconditions_verdict(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us) {
   const Preconditions pre = preconditions_for(variant);
   const std::string text = pre.text.empty() ? std::string("none") : pre.text;
+  // A variant under no precondition (basic) is not promised safe anywhere: no case "keeps" it.
+  bool promised = false;
+  for (const auto& [name, field] : precondition_names()) promised = promised || pre.*field;
+  if (!promised) return "none promised (" + text + "): the source articles do not claim this variant is safe";
   const std::vector<std::string> broken = broken_preconditions(c, pre, lock_timeout_us);
-  if (broken.empty()) return "kept (" + text + "): the seeds promise safety for this case";
+  if (broken.empty()) return "kept (" + text + "): the source articles promise safety for this case";
   std::string out = "broken: ";
   for (std::size_t i = 0; i < broken.size(); ++i) out += (i ? "; " : "") + broken[i];
-  return out + " (outside the seeds' promise: " + text + ")";
+  return out + " (outside the source articles' promise: " + text + ")";
 }
 
 rc::Gen<GenCase> gen_case(const GenSettings& settings) {

@@ -76,7 +76,7 @@ def check_axis_and_labels(page, name):
         check(any(abs(mantissa - m) < 1e-6 for m in (1, 2, 5)) and
               all(abs(values[i + 1] - values[i] - step) < 1e-6 * max(1, step) for i in range(len(values) - 1)),
               '%s: ticks at a round step (%g)' % (name, step))
-    clipped = page.evaluate("""[...document.querySelectorAll('#axis text, #plot text')].filter(t => {
+    clipped = page.evaluate("""[...document.querySelectorAll('#axis text, #plot text, #labels text')].filter(t => {
         const b = t.getBBox(), w = +t.ownerSVGElement.getAttribute('width');
         return b.width > 0 && (b.x < -0.5 || b.x + b.width > w + 0.5); }).map(t => t.textContent)""")
     check(clipped == [], '%s: no text cut at the edges %s' % (name, clipped[:3]))
@@ -87,7 +87,7 @@ def check_timeline(browser, shots, path, name, steal):
     page.goto('file://' + path)
     no_errors(browser, name)
     check_axis_and_labels(page, name)
-    labels = page.evaluate("[...document.querySelectorAll('#plot text')].map(t => [...t.childNodes]"
+    labels = page.evaluate("[...document.querySelectorAll('#labels text, #plot text')].map(t => [...t.childNodes]"
                            ".filter(n => n.nodeType === 3).map(n => n.textContent).join(''))")
     offsets = [l for l in labels if re.fullmatch(r'[+\u2212]\d+\.\d{3} ms', l)]
     check(len(offsets) == page.evaluate('JSON.parse(document.getElementById("data").textContent).rows.length'),
