@@ -180,6 +180,7 @@ void DriverRun::State::settle() {
     // Still first, then nothing new: what a driver wrote before it slept is read by the second.
     const bool came = pump();
     if (!came && everyone_still() && !pump()) break;
+    if (interrupt_signal()) return;  // Ctrl-C: the loop ends the run, whatever still runs
     if (monotonic_ns() > limit) {
       for (std::size_t i = 1; i < clients.size(); ++i) {
         DriverClient& c = *clients[i];

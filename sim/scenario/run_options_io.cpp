@@ -370,7 +370,8 @@ const std::vector<RunOption>& run_option_table() {
                                "still running on the embedded server is killed, and the run stops")),
     integer("seed", &O::seed, 0, INT64_MAX, "the run seed: same seed, same history (virtual mode)"),
     {.name = "mode",
-     .help = "virtual|paced (default: virtual, or paced for variants that rest on Redis's clock)",
+     .help = "virtual|paced (default: virtual, or paced for variants that rest on Redis's clock and for "
+             "driver:COMMAND, which --mode virtual runs in virtual time: warp, docs/drivers.md)",
      .read = [](O& o, const std::string& text, const std::string&) {
        if (text == "virtual") o.mode = TimeMode::virtual_time;
        else if (text == "paced") o.mode = TimeMode::paced;
