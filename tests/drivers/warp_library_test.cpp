@@ -476,6 +476,25 @@ TEST_F(WarpLibraryTest, PythonRandomFollowsTheSeed) {
   // uuid1's 60-bit time: 100 ns since 1582-10-15, from the virtual wall clock.
   const std::string uuid1 = run({python(), "-c", "import uuid; print(uuid.uuid1().time)"});
   EXPECT_EQ(std::stoll(uuid1), kWall / 100 + 0x01b21dd213814000LL);
+  // All of uuid1 (libuuid mixes the pid into its clock sequence): the seed's, the same each run.
+  const auto uuid1s = [&] {
+    page_->drawn = 0;
+    return run({python(), "-c", "import uuid; print(uuid.uuid1(), uuid.uuid1())"});
+  };
+  const std::string both = uuid1s();
+  EXPECT_EQ(both.size(), 36 + 1 + 36 + 1u) << both;
+  EXPECT_NE(both.substr(0, 36), both.substr(37, 36));  // the clock stands still: each the next tick
+  EXPECT_EQ(uuid1s(), both);
+}
+
+// Outside warp, uuid1 is libuuid's own, which Python reaches through a module it loaded with dlopen
+// (the library found it there: it called a null function, and the driver died).
+TEST_F(WarpLibraryTest, PacedUuidsAreLibuuids) {
+  if (!have("python3")) GTEST_SKIP() << "no python3";
+  page_->flags = SEMSIM_CLIENT_CLOCK_SHIFT;
+  const std::string text = run({python(), "-c", "import uuid; print(uuid.uuid1(), uuid.uuid4())"});
+  EXPECT_EQ(text.size(), 36 + 1 + 36 + 1u) << text;
+  EXPECT_NE(run({python(), "-c", "import uuid; print(uuid.uuid1())"}), run({python(), "-c", "import uuid; print(uuid.uuid1())"}));
 }
 
 }  // namespace

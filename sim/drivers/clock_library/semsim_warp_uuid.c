@@ -7,14 +7,28 @@
 #include <dlfcn.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "semsim_client_library.h"
 
 typedef unsigned char semsim_uuid[16];
 
+/* libuuid's own function. libuuid is often loaded by dlopen, as a dependency of a module (Python's
+ * _uuid), outside the global scope where RTLD_NEXT looks: then it is asked by name. */
 static void* next(void** cache, const char* name) {
   if (!*cache) *cache = dlsym(RTLD_NEXT, name);
+  if (!*cache) {
+    void* lib = dlopen("libuuid.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (lib) *cache = dlsym(lib, name);
+  }
   return *cache;
+}
+
+/* Without libuuid's function (never expected: its caller links it): a random UUID from the kernel. */
+static void kernel_random(unsigned char out[16]) {
+  semsim_raw(SYS_getrandom, (long)out, 16, 0, 0, 0, 0);
+  out[6] = (unsigned char)((out[6] & 0x0F) | 0x40);
+  out[8] = (unsigned char)((out[8] & 0x3F) | 0x80);
 }
 
 /* 100 ns intervals from 1582-10-15 (the Gregorian reform, UUID's epoch) to the Unix epoch. */
@@ -61,7 +75,9 @@ void uuid_generate_time(semsim_uuid out) {
   static void* real;
   volatile struct semsim_client_clock_page* page = semsim_warp_page();
   if (page) return time_based(page, out);
-  ((void (*)(semsim_uuid))next(&real, "uuid_generate_time"))(out);
+  void (*fn)(semsim_uuid) = (void (*)(semsim_uuid))next(&real, "uuid_generate_time");
+  if (fn) fn(out);
+  else kernel_random(out);
 }
 
 int uuid_generate_time_safe(semsim_uuid out) {
@@ -71,19 +87,26 @@ int uuid_generate_time_safe(semsim_uuid out) {
     time_based(page, out);
     return 0; /* "safe": unique within the run's processes, each its own node */
   }
-  return ((int (*)(semsim_uuid))next(&real, "uuid_generate_time_safe"))(out);
+  int (*fn)(semsim_uuid) = (int (*)(semsim_uuid))next(&real, "uuid_generate_time_safe");
+  if (fn) return fn(out);
+  kernel_random(out);
+  return -1; /* not "safe": libuuid's answer when it could not be sure */
 }
 
 void uuid_generate_random(semsim_uuid out) {
   static void* real;
   volatile struct semsim_client_clock_page* page = semsim_warp_page();
   if (page) return random_based(page, out);
-  ((void (*)(semsim_uuid))next(&real, "uuid_generate_random"))(out);
+  void (*fn)(semsim_uuid) = (void (*)(semsim_uuid))next(&real, "uuid_generate_random");
+  if (fn) fn(out);
+  else kernel_random(out);
 }
 
 void uuid_generate(semsim_uuid out) {
   static void* real;
   volatile struct semsim_client_clock_page* page = semsim_warp_page();
   if (page) return random_based(page, out);
-  ((void (*)(semsim_uuid))next(&real, "uuid_generate"))(out);
+  void (*fn)(semsim_uuid) = (void (*)(semsim_uuid))next(&real, "uuid_generate");
+  if (fn) fn(out);
+  else kernel_random(out);
 }
