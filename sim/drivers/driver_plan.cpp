@@ -322,9 +322,10 @@ void DriverRun::State::faults_at_rates(DriverClient& c) {
   const auto gap = [](Rng& r, double per_second) { return static_cast<std::int64_t>(r.exponential(1e6 / per_second)); };
   if (o.crash_rate > 0) at(t0 + gap(*rng, o.crash_rate) * kNsPerUs, [this, &c] { crash(c); });
   if (o.pause_rate <= 0) return;
+  // The pending step holds the chain; the chain holds itself weakly (a cycle would never be freed).
   auto next = std::make_shared<std::function<void(std::int64_t)>>();
-  *next = [this, &c, rng, gap, next](std::int64_t at_us) {
-    at(t0 + at_us * kNsPerUs, [this, &c, rng, gap, next, at_us] {
+  *next = [this, &c, rng, gap, self = std::weak_ptr(next)](std::int64_t at_us) {
+    at(t0 + at_us * kNsPerUs, [this, &c, rng, gap, next = self.lock(), at_us] {
       const Micros length = std::max(Micros(0), o.pause_length.sample_duration(*rng));
       pause(c, length);
       (*next)(at_us + us(length) + gap(*rng, o.pause_rate));
