@@ -355,18 +355,7 @@ struct ClientProxy::Impl {
 ClientProxy::ClientProxy(LinkModel model, std::uint64_t seed, std::shared_ptr<const Upstream> upstream, ProxyRules rules)
     : impl_(std::make_unique<Impl>(std::move(model), seed, std::move(upstream), std::move(rules))) {
   Impl& p = *impl_;
-  p.listen_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  if (p.listen_fd < 0 || ::bind(p.listen_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::listen(p.listen_fd, 64) != 0 || ::getsockname(p.listen_fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    const std::string why = std::strerror(errno);
-    if (p.listen_fd >= 0) ::close(p.listen_fd);
-    throw std::runtime_error("cannot listen on 127.0.0.1 for a client's proxy: " + why);
-  }
-  p.port = ntohs(addr.sin_port);
+  p.listen_fd = listen_on_loopback(p.port);
   p.wake_fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   p.thread = std::thread([&p] { p.loop(); });
 }

@@ -213,7 +213,6 @@ void DriverRun::State::on_redis(const std::function<void()>& work) {
   const std::int64_t start = monotonic_ns();
   work();
   fault_busy_until_ns = monotonic_ns();
-  if (warp) fault_busy_until_ns = 0;  // no virtual time passed
   fault_busy_ns += fault_busy_until_ns - start;
 }
 

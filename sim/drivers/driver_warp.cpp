@@ -11,7 +11,6 @@
 // minute of plan takes what the drivers' CPU takes. What escapes (a driver that never sleeps, a
 // clock read the library does not see, a real timer) ends the run with exit 2, naming it.
 #include <poll.h>
-#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -19,7 +18,6 @@
 
 #include "sim/core/interrupt.h"
 #include "sim/drivers/clock_library/client_clock_page.h"
-#include "sim/drivers/clock_reach.h"
 #include "sim/drivers/driver_run_state.h"
 #include "sim/drivers/warp_stillness.h"
 

@@ -1,12 +1,16 @@
 #include "sim/drivers/proxy.h"
 
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 #include "algorithms/api/command_policy.h"
 #include "sim/drivers/peer_process.h"
@@ -43,6 +47,22 @@ std::string quoted(const std::string& word) {
 }
 
 }  // namespace
+
+int listen_on_loopback(int& port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd, 64) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    const std::string why = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    throw std::runtime_error("cannot listen on 127.0.0.1 for a client's proxy: " + why);
+  }
+  port = ntohs(addr.sin_port);
+  return fd;
+}
 
 // A blocking connect to Redis (local: quick); -1 when it cannot be reached.
 int connect_to(const Endpoint& e) {

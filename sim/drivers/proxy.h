@@ -69,6 +69,10 @@ class Proxy {
   virtual std::string refusal() const = 0;
 };
 
+// A listening TCP socket on 127.0.0.1, a free port (set in `port`), non-blocking; throws when it
+// cannot be made. Where a client's proxy waits for its driver.
+int listen_on_loopback(int& port);
+
 // A blocking connect to Redis (local: quick); -1 when it cannot be reached.
 int connect_to(const Endpoint& e);
 

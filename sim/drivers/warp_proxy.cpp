@@ -1,7 +1,5 @@
 #include "sim/drivers/warp_proxy.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
 #include <sys/socket.h>
@@ -10,8 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <utility>
 #include <stdexcept>
+#include <utility>
 
 #include "algorithms/api/resp_command.h"
 #include "sim/drivers/real_clock.h"
@@ -49,18 +47,7 @@ WarpProxy::WarpProxy(LinkModel model, std::uint64_t seed, std::shared_ptr<const 
       now_(std::move(now)),
       t0_(t0),
       before_redis_(std::move(before_redis)) {
-  listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::listen(listen_fd_, 64) != 0 || ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    const std::string why = std::strerror(errno);
-    if (listen_fd_ >= 0) ::close(listen_fd_);
-    throw std::runtime_error("cannot listen on 127.0.0.1 for a client's proxy: " + why);
-  }
-  port_ = ntohs(addr.sin_port);
+  listen_fd_ = listen_on_loopback(port_);
 }
 
 WarpProxy::~WarpProxy() {
@@ -89,10 +76,8 @@ std::int64_t WarpProxy::hold_outbound(std::int64_t until_ns) {
   return now_();
 }
 
-void WarpProxy::hold_inbound(std::int64_t until_ns) { hold_in_until_ = std::max(hold_in_until_, until_ns); }
-
 std::int64_t WarpProxy::gate(bool outbound) const {
-  return std::max(partition_until_, outbound ? hold_out_until_ : hold_in_until_);
+  return outbound ? std::max(partition_until_, hold_out_until_) : partition_until_;
 }
 
 std::int64_t WarpProxy::due(const Conn& c, bool outbound) const {

@@ -37,8 +37,6 @@ class WarpProxy final : public Proxy {
   std::int64_t cut() override;
   std::int64_t partition(std::int64_t until_ns) override;
   std::int64_t hold_outbound(std::int64_t until_ns) override;
-  // Nothing reaches the driver before then (its process is paused: a delivery would wake it).
-  void hold_inbound(std::int64_t until_ns);
   ProxyStats stats() const override { return stats_; }
   std::string refusal() const override { return refusal_; }
 
@@ -93,7 +91,7 @@ class WarpProxy final : public Proxy {
   std::function<void()> before_redis_;
   int listen_fd_ = -1, port_ = 0;
   std::list<Conn> conns_;
-  std::int64_t partition_until_ = 0, hold_out_until_ = 0, hold_in_until_ = 0;
+  std::int64_t partition_until_ = 0, hold_out_until_ = 0;
   ProxyStats stats_;
   std::string refusal_;
   TcpPeer tcp_;
