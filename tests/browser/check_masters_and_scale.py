@@ -16,15 +16,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdp import Browser, find_chromium  # noqa: E402
+from checks import check, verdict  # noqa: E402
 
-failures = []
-
-
-def check(ok, what):
-    print(('ok    ' if ok else 'FAIL  ') + what)
-    if not ok:
-        failures.append(what)
-    return ok
 
 
 def titles(page, selector):
@@ -121,10 +114,7 @@ def main():
     with Browser() as browser:
         check_masters(browser, os.path.abspath(redlock))
         check_thousand(browser, os.path.abspath(thousand), [int(c) for c in witness.split(',')])
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        return 1
-    return 0
+    return verdict()
 
 
 if __name__ == '__main__':

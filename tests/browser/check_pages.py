@@ -17,16 +17,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdp import Browser, find_chromium  # noqa: E402
+from checks import check, verdict  # noqa: E402
 
 WIDTH, HEIGHT = 1280, 800
-failures = []
-
-
-def check(ok, what):
-    print(('ok    ' if ok else 'FAIL  ') + what)
-    if not ok:
-        failures.append(what)
-    return ok
 
 
 def no_errors(browser, page_name):
@@ -145,10 +138,7 @@ def main():
         check_timeline(browser, shots, os.path.abspath(timeline), 'timeline-steal.html', steal=True)
         check_timeline(browser, shots, os.path.abspath(dense), 'timeline-dense.html', steal=False)
     print('screenshots: ' + ', '.join(os.path.join(shots, f) for f in sorted(os.listdir(shots)) if f.endswith('.png')))
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        return 1
-    return 0
+    return verdict()
 
 
 if __name__ == '__main__':

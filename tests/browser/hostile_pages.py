@@ -20,6 +20,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, verdict  # noqa: E402
 
 RAN = "document.title='XSS-RAN';window.xssRan=1"
 # What breaks out of HTML text, an attribute, a script element, a comment, a JavaScript string.
@@ -86,15 +87,6 @@ def make_history(plain, hostile, mode):
         w.writerows([header] + body)
 
 
-failures = []
-
-
-def check(ok, what):
-    print(('ok    ' if ok else 'FAIL  ') + what)
-    if not ok:
-        failures.append(what)
-
-
 def nothing_ran(browser, page, name, scripts):
     check(page.evaluate("document.title") != 'XSS-RAN' and page.evaluate("typeof window.xssRan") == 'undefined',
           '%s: no script of the data ran (title %r)' % (name, page.evaluate("document.title")))
@@ -159,10 +151,7 @@ def check_pages(timeline, report, masters=None):
               'report.html: the command that reproduces the sweep names it, as text')
         legends = page.evaluate("[...document.querySelectorAll('svg text')].map(t => t.textContent)")
         check(any(NAME in t for t in legends), "report.html: the charts' legends name it, as text")
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        return 1
-    return 0
+    return verdict()
 
 
 def main():
