@@ -5,7 +5,6 @@
 // never run silently in real time. No assertion on wall time: a loaded machine changes none of it.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -13,6 +12,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "tests/drivers/run_output.h"
 
 namespace {
 
@@ -37,12 +38,9 @@ class WarpRunTest : public ::testing::Test {
   }
   // `semsim run` in warp with `args`, into `out`: its exit code; its output in output_.
   int warp(const std::string& args, const std::string& out = "out", const std::string& mode = "virtual") {
-    const std::string command = std::string(SEMSIM_BINARY) + " run --mode " + mode + " --no-charts " + args + " --out " +
-                                (dir_ / out).string() + " > " + (dir_ / "log").string() + " 2>&1";
-    const int status = std::system(command.c_str());
-    std::ifstream in(dir_ / "log");
-    output_ = std::string((std::istreambuf_iterator<char>(in)), {});
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 256 + WTERMSIG(status);
+    return semsim::testing::run_logged(std::string(SEMSIM_BINARY) + " run --mode " + mode + " --no-charts " + args +
+                                           " --out " + (dir_ / out).string(),
+                                       dir_ / "log", output_);
   }
   std::string variant() const { return "--variant \"driver:python3 " + driver_.string() + "\""; }
   std::string write(const std::string& name, const std::string& text) {
@@ -55,17 +53,7 @@ class WarpRunTest : public ::testing::Test {
   }
   // The value of `column` in summary.csv's row.
   std::string summary(const std::string& column, const std::string& out = "out") const {
-    std::istringstream in(read(fs::path(out) / "summary.csv"));
-    std::string header, row;
-    std::getline(in, header);
-    std::getline(in, row);
-    std::vector<std::string> names, values;
-    std::stringstream h(header), r(row);
-    for (std::string f; std::getline(h, f, ',');) names.push_back(f);
-    for (std::string f; std::getline(r, f, ',');) values.push_back(f);
-    for (std::size_t i = 0; i < names.size() && i < values.size(); ++i)
-      if (names[i] == column) return values[i];
-    return "?";
+    return semsim::testing::csv_column(dir_ / out / "summary.csv", column);
   }
   // history.csv's rows, as fields.
   std::vector<std::vector<std::string>> rows(const std::string& out = "out") const {
