@@ -71,13 +71,18 @@ static void random_based(volatile struct semsim_client_clock_page* page, unsigne
   out[8] = (unsigned char)((out[8] & 0x3F) | 0x80);
 }
 
+/* Outside warp: libuuid's function `name` (cached in *cache), or the kernel's random bytes. */
+static void libuuids(void** cache, const char* name, semsim_uuid out) {
+  void (*fn)(semsim_uuid) = (void (*)(semsim_uuid))next(cache, name);
+  if (fn) fn(out);
+  else kernel_random(out);
+}
+
 void uuid_generate_time(semsim_uuid out) {
   static void* real;
   volatile struct semsim_client_clock_page* page = semsim_warp_page();
   if (page) return time_based(page, out);
-  void (*fn)(semsim_uuid) = (void (*)(semsim_uuid))next(&real, "uuid_generate_time");
-  if (fn) fn(out);
-  else kernel_random(out);
+  libuuids(&real, "uuid_generate_time", out);
 }
 
 int uuid_generate_time_safe(semsim_uuid out) {
@@ -97,16 +102,12 @@ void uuid_generate_random(semsim_uuid out) {
   static void* real;
   volatile struct semsim_client_clock_page* page = semsim_warp_page();
   if (page) return random_based(page, out);
-  void (*fn)(semsim_uuid) = (void (*)(semsim_uuid))next(&real, "uuid_generate_random");
-  if (fn) fn(out);
-  else kernel_random(out);
+  libuuids(&real, "uuid_generate_random", out);
 }
 
 void uuid_generate(semsim_uuid out) {
   static void* real;
   volatile struct semsim_client_clock_page* page = semsim_warp_page();
   if (page) return random_based(page, out);
-  void (*fn)(semsim_uuid) = (void (*)(semsim_uuid))next(&real, "uuid_generate");
-  if (fn) fn(out);
-  else kernel_random(out);
+  libuuids(&real, "uuid_generate", out);
 }
