@@ -87,8 +87,15 @@ DriverLine parse_driver_line(std::string_view line) {
   std::size_t end = rest.size();
   while (end > start && space(rest[end - 1])) --end;
   out.detail = std::string(rest.substr(start, end - start));
-  if (out.op == DriverOp::driver && (out.phase != Phase::ok || out.id != "-" || out.detail != "ready"))
-    throw ProtocolError("the only driver line is `driver ok - ready`");
+  if (out.op != DriverOp::driver) return out;
+  constexpr std::string_view kReady = "ready", kLibrary = "ready library=";
+  if (out.phase == Phase::ok && out.id == "-" && out.detail.rfind(kLibrary, 0) == 0 &&
+      out.detail.size() > kLibrary.size() && out.detail.find_first_of(" \t", kLibrary.size()) == std::string::npos) {
+    out.library = out.detail.substr(kLibrary.size());
+    out.detail = kReady;
+  }
+  if (out.phase != Phase::ok || out.id != "-" || out.detail != kReady)
+    throw ProtocolError("the only driver line is `driver ok - ready`, or `driver ok - ready library=NAME@VERSION`");
   return out;
 }
 

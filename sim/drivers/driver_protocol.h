@@ -6,8 +6,9 @@
 // MONO_NS is the driver's CLOCK_MONOTONIC in ns (true time), WALL_MS its own wall clock in ms (as
 // the client clock library moved it). PHASE is invoke (just before calling the library), ok
 // (DETAIL: the library's identifier), fail or info (outcome unknown: an error). A driver says
-// `driver ok - ready` once, when it can take commands, and `refresh fail ID` unasked when its
-// library reports a permit lost. Fields are separated by whitespace; DETAIL is the rest of the
+// `driver ok - ready` once, when it can take commands (optionally `ready library=NAME@VERSION`:
+// what it wraps, for the conformance card), and `refresh fail ID` unasked when its library reports
+// a permit lost. Fields are separated by whitespace; DETAIL is the rest of the
 // line (spaces allowed, trailing whitespace ignored).
 #pragma once
 
@@ -34,11 +35,12 @@ struct DriverLine {
   Phase phase = Phase::invoke;
   std::string id;
   std::string detail;
+  std::string library;  // a ready line's `library=NAME@VERSION`, else ""
 
   bool is_ready() const { return op == DriverOp::driver; }
 };
 
-// Throws ProtocolError. `driver` lines must be exactly `driver ok - ready`.
+// Throws ProtocolError. `driver` lines must be `driver ok - ready [library=NAME@VERSION]`.
 DriverLine parse_driver_line(std::string_view line);
 
 // What semsim writes for an operation on permit `id`: "acquire ID\n".

@@ -357,6 +357,7 @@ void DriverRun::State::handle_line(DriverClient& c, const std::string& text) {
 
 // `driver ok - ready`: its clock must have moved by the probe; then the plan's clock, and go.
 void DriverRun::State::on_ready(DriverClient& c, const DriverLine& line) {
+  if (run.library_.empty()) run.library_ = line.library;
   if (warp) {
     // Its clocks must read warp's: the instant it said this line at, on both.
     const std::int64_t wall_ms = wall_at(c, virtual_ns) / kNsPerMs;

@@ -63,6 +63,8 @@ class DriverRun {
   // What the run has to say beside its results (a driver whose clock cannot be moved, for a plan
   // that moves none).
   const std::vector<std::string>& notes() const { return notes_; }
+  // The library the drivers named at `ready` (library=NAME@VERSION; the first one said), or "".
+  const std::string& library() const { return library_; }
 
  private:
   struct State;
@@ -76,6 +78,7 @@ class DriverRun {
   std::function<std::vector<Endpoint>()> masters_now_;
   RealTimeReport report_;
   std::vector<std::string> notes_;
+  std::string library_;
 };
 
 }  // namespace semsim

@@ -308,6 +308,8 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   // Paced mode promises Redis's clock and the simulated one agree; say so when they drifted apart.
   if (drivers) {
     output.real_time = drivers->real_time();
+    output.library = drivers->library();
+    if (!output.library.empty()) log << "library: " << output.library << " (as its driver says)\n";
     for (const std::string& note : drivers->notes()) log << "note: " << note << "\n";
   }
   if (options.mode == TimeMode::paced && !drivers && output.result.max_lag > Micros(10'000))

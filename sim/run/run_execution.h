@@ -18,6 +18,7 @@ struct RunOutput {
   Summary summary;
   RunResult result;
   std::optional<RealTimeReport> real_time;  // a driver run's unplanned delays (driver:COMMAND)
+  std::string library;  // a driver run: the library its driver named at `ready`, or ""
 };
 
 struct RunFiles {

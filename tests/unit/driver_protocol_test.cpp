@@ -31,6 +31,16 @@ TEST(DriverProtocol, ReadyIsTheOneDriverLine) {
   EXPECT_THROW(parse_driver_line("1 2 driver fail - ready"), ProtocolError);
 }
 
+TEST(DriverProtocol, ReadyMayNameTheLibraryItWraps) {
+  const DriverLine named = parse_driver_line("1 2 driver ok - ready library=redis-lock@1.0.0");
+  EXPECT_TRUE(named.is_ready());
+  EXPECT_EQ(named.library, "redis-lock@1.0.0");
+  EXPECT_EQ(parse_driver_line("1 2 driver ok - ready").library, "");
+  EXPECT_THROW(parse_driver_line("1 2 driver ok - ready library="), ProtocolError);
+  EXPECT_THROW(parse_driver_line("1 2 driver ok - ready library=a b"), ProtocolError);
+  EXPECT_THROW(parse_driver_line("1 2 driver ok - ready name=a"), ProtocolError);
+}
+
 TEST(DriverProtocol, RefusesWhatIsNotTheProtocolSayingWhy) {
   const auto why = [](const char* line) {
     try {
