@@ -105,6 +105,7 @@ void DriverRun::State::refresh_step(DriverClient& c, const std::string& id, std:
 
 void DriverRun::State::release(DriverClient& c, const std::string& id, std::function<void()> next) {
   c.drop(id);
+  c.released_last = id;
   send(c, id, DriverOp::release, [next = std::move(next)](Phase) {
     if (next) next();
   });
@@ -126,9 +127,9 @@ void DriverRun::State::scripted(DriverClient& c, const ScriptedAction& a) {
       if (phase == Phase::ok) hold(c, id, length, {});
     });
     c.permits[id].pending[DriverOp::acquire].sent_ns = due;  // its lag counts the process's start too
-  } else if (a.kind == K::release && !c.holding.empty()) {  // the earliest granted of those it holds
-    const std::string id = c.holding.front();  // a copy: release drops it from holding
-    release(c, id, {});
+  } else if (a.kind == K::release) {  // the earliest granted of those it holds; else again the last released
+    const std::string id = c.holding.empty() ? c.released_last : c.holding.front();  // a copy: release drops it
+    if (!id.empty()) release(c, id, {});
   } else if (a.kind == K::refresh && !c.holding.empty()) {
     send(c, c.holding.front(), DriverOp::refresh, {});
   }
@@ -176,6 +177,7 @@ void DriverRun::State::crash(DriverClient& c) {
   c.permits.clear();  // silent for ever, as the simulation's crashed client
   c.backlog.clear();
   c.holding.clear();
+  c.released_last.clear();
   ++c.epoch;
 }
 

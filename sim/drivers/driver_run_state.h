@@ -121,6 +121,7 @@ struct DriverClient {
   std::vector<std::string> holding;
   bool holds(const std::string& id) const { return std::find(holding.begin(), holding.end(), id) != holding.end(); }
   void drop(const std::string& id) { std::erase(holding, id); }
+  std::string released_last;  // what a scripted `release` while it holds nothing releases again
   std::vector<std::pair<DriverOp, std::string>> backlog;  // commands waiting for `ready`
 };
 

@@ -162,6 +162,12 @@ class ScenarioReader {
     }
   }
 
+  // [conformance]: kept as text, with where each stands (semsim conformance reads them).
+  void read_conformance(Scenario& sc) const {
+    for (const auto& [key, value] : extra_)
+      if (key.rfind("conformance.", 0) == 0)
+        sc.conformance.push_back({key.substr(12), value, path_ + ":" + std::to_string(line_of(path_, key))});
+  }
   // One run per variant and sweep value: the same options with those two replaced.
   void plan_runs(Scenario& sc) const {
     const std::string base = fs::path(path_).parent_path().string();
@@ -207,7 +213,8 @@ class ScenarioReader {
       if (!opt.unregistered) continue;
       const std::string& key = opt.string_key;
       const std::string value = opt.value.empty() ? "" : opt.value.front();
-      if (key.rfind("expect.", 0) == 0 || key.rfind("sweep.", 0) == 0) extra_.emplace_back(key, value);
+      if (key.rfind("expect.", 0) == 0 || key.rfind("sweep.", 0) == 0 || key.rfind("conformance.", 0) == 0)
+        extra_.emplace_back(key, value);
       else throw fail(key, "unknown key (see `semsim run --help` for the options)");
     }
     try {
@@ -241,7 +248,7 @@ class ScenarioReader {
   std::string path_;
   po::options_description description_;
   po::variables_map vm_;
-  std::vector<std::pair<std::string, std::string>> extra_;  // expect.* and sweep.*, in file order
+  std::vector<std::pair<std::string, std::string>> extra_;  // expect.*, sweep.* and conformance.*, in file order
 };
 
 }  // namespace
@@ -254,6 +261,7 @@ Scenario load_scenario(const std::string& path) {
   sc.variants = reader.variants();
   reader.read_sweep(sc);
   reader.read_expectations(sc);
+  reader.read_conformance(sc);
   reader.plan_runs(sc);
   return sc;
 }

@@ -14,6 +14,7 @@
 //   [expect.V1]                        # for one variant
 //   over_admission = 1
 //   over_admission_trend = increasing  # across the sweep
+//   [conformance]                      # a situation of `semsim conformance` (its reader says which keys)
 //
 // Mistakes are InputErrors naming FILE:LINE and the key.
 #pragma once
@@ -34,6 +35,11 @@ struct Scenario {
   std::vector<std::string> sweep_values;
   std::vector<RunOptions> runs;      // variants x sweep values, variant-major
   std::vector<Expectation> expectations;
+  // A situation of the conformance card (scenarios/conformance/): its [conformance] keys, as written.
+  struct Key {
+    std::string name, value, where;  // where: FILE:LINE
+  };
+  std::vector<Key> conformance;
 };
 
 // Throws InputError (FILE:LINE: key: what is wrong).
