@@ -21,6 +21,7 @@ int check_command(int argc, char** argv);
 int compare_command(int argc, char** argv);
 int analyze_command(int argc, char** argv);
 int merge_command(int argc, char** argv);  // the shards of a compare or check
+int conformance_command(int argc, char** argv);  // the conformance card
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFinding = 1;

@@ -20,6 +20,8 @@ commands:
              runs, statistics, charts and report.html
   analyze    re-check a recorded history.csv and print/write its summary
   merge      the shards of a compare or check (--shard K/N, on many machines) put back together
+  conformance  a library (driver:COMMAND) through a catalogue of situations: a verdict per cell,
+             conformance.html and conformance.csv
 
 exit codes: 0 ran / all met / no violation; 1 an expectation failed or a safety violation was found;
             2 bad input or a setup error (the message says which file, line and field);
@@ -57,6 +59,7 @@ int main(int argc, char** argv) {
   if (command == "compare") return semsim::compare_command(argc - 1, argv + 1);
   if (command == "analyze") return semsim::analyze_command(argc - 1, argv + 1);
   if (command == "merge") return semsim::merge_command(argc - 1, argv + 1);
+  if (command == "conformance") return semsim::conformance_command(argc - 1, argv + 1);
   // Internal: the key safety net's watcher, started by a run on a user's Redis (key_safety_net.h).
   if (command == "key-net-watch") return semsim::key_net_watch();
   std::cerr << "semsim: unknown command '" << command << "'\n" << kUsage;

@@ -30,6 +30,14 @@ std::string shipped_scenarios_help() {
              : "/usr/share/semsim/scenarios (for a semsim installed elsewhere: share/semsim/scenarios beside its bin/)";
 }
 
+fs::path shipped_conformance_dir() {
+  std::error_code ec;
+  const fs::path installed = shipped_scenarios_dir() / "conformance";
+  if (fs::is_directory(installed, ec)) return installed;
+  const fs::path source = executable_dir().parent_path() / "scenarios" / "conformance";
+  return fs::is_directory(source, ec) ? source : installed;
+}
+
 fs::path docs_dir() {
   std::error_code ec;
   const fs::path installed = executable_dir().parent_path() / "share" / "doc" / "semsim";

@@ -19,6 +19,10 @@ std::filesystem::path shipped_scenarios_dir();
 // That folder for --help: the real one when installed, else where the Debian package puts it.
 std::string shipped_scenarios_help();
 
+// The conformance card's situations: PREFIX/share/semsim/scenarios/conformance of an installed
+// semsim, else scenarios/conformance of the source tree beside a build folder (build/semsim).
+std::filesystem::path shipped_conformance_dir();
+
 // Where the user documentation is (README.md, docs/, reports/DEFINITIONS.md, scenarios/README.md):
 // PREFIX/share/doc/semsim beside an installed semsim, else where the Debian package puts it,
 // /usr/share/doc/semsim. Never the build folder: `--help` prints it, and the man page is made
