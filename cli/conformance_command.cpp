@@ -260,7 +260,7 @@ int conformance_command(int argc, char** argv) {
         std::cout << "  " << folder << "  " << s.name << ": " << to_string(cell.cell.verdict) << ": " << cell.cell.why << "\n";
         cells.push_back(cell);
       }
-      card.columns.push_back({library.empty() ? variant : library, variant, mode_note, folder});
+      card.columns.push_back({library.empty() ? variant_label(variant) : library, variant, mode_note, folder});
       for (std::size_t i = 0; i < situations.size(); ++i) card.rows[i].cells.push_back(cells[i]);
     }
   } catch (const std::exception& e) {
