@@ -41,19 +41,15 @@ void report(std::ostream& out, const std::string& label, const Expectation& e, c
 }
 
 // --variant: the file's plan, with another variant (its first variant's runs). A driver runs in
-// real time, whatever mode the file says.
+// warp, as by default (paced when warp cannot hold it, or on --redis): a model's counterexample,
+// written in virtual time, replays on the real code at the same instants.
 void use_variant(Scenario& sc, const std::string& variant) {
   const std::size_t points = sc.sweep_option.empty() ? 1 : sc.sweep_values.size();
   std::vector<RunOptions> runs(sc.runs.begin(), sc.runs.begin() + static_cast<std::ptrdiff_t>(points));
-  bool to_paced = false;
   for (RunOptions& o : runs) {
     o.variant = variant;
-    if (variant_info(variant).real_processes && o.mode == TimeMode::virtual_time) {
-      o.mode = TimeMode::paced;
-      to_paced = true;
-    }
+    if (variant_info(variant).real_processes) o.mode_given = false;
   }
-  if (to_paced) std::cout << "note: " << sc.name << " says mode virtual; a driver runs real processes, in real time (paced)\n";
   sc.variants = {variant};
   sc.runs = std::move(runs);
 }
@@ -69,7 +65,8 @@ int scenario_command(int argc, char** argv) {
       "verbose,v", po::bool_switch(), "print each run's summary table")(
       "variant", po::value<std::string>(),
       "run this variant instead of the file's (e.g. replay a counterexample.ini of `semsim check` against your own "
-      "library: --variant \"driver:COMMAND\", docs/drivers.md); a driver runs in real time (mode paced)")(
+      "library: --variant \"driver:COMMAND\", docs/drivers.md); a driver runs in warp (virtual time), paced where "
+      "warp cannot hold it")(
       "repeat", po::value<std::string>()->default_value("1"),
       "run each N times, seeds seed, seed + 1, ... (in OUT/.../seed-S/): how many met each expectation");
   po::positional_options_description positional;
@@ -136,7 +133,11 @@ int scenario_command(int argc, char** argv) {
             if (c == '/' || c == ':') c = '_';
           if (points > 1) folder += "-" + std::to_string(p);
           options.out = (fs::path(out_base) / sc.name / folder).string();
-          if (!redis_url.empty()) options.redis_url = redis_url;
+          if (!redis_url.empty()) {
+            options.redis_url = redis_url;
+            // Warp needs Redis's clock to follow virtual time: a user's Redis keeps its own.
+            if (variant_info(options.variant).real_processes) options.mode = TimeMode::paced;
+          }
           std::ostringstream log;
           std::vector<RunOutput> runs;
           if (repeat == 1) {

@@ -12,6 +12,7 @@
 
 #include "algorithms/api/semaphore.h"
 #include "algorithms/registry.h"
+#include "sim/core/interrupt.h"
 #include "reports/history/output_file.h"
 #include "reports/history/text_format.h"
 #include "reports/outputs/analysis.h"
@@ -345,6 +346,21 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
 }  // namespace
 
 RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostream& log, RunFiles files) {
+  // Warp is a driver's default where it works: one whose clocks it cannot hold (found at `ready`,
+  // before the plan starts) runs paced, as it would have before warp existed.
+  if (variant_info(options.variant).real_processes && options.mode == TimeMode::virtual_time && !options.mode_given) {
+    try {
+      return run(options, std::nullopt, redis, log, files);
+    } catch (const SetupError& e) {
+      if (std::string_view(e.what()).find("cannot run in virtual time") == std::string_view::npos || interrupt_signal())
+        throw;
+      log << "note: warp (virtual time, the default for a driver) cannot run it: " << e.what()
+          << "; it runs in real time (paced)\n";
+      RunOptions paced = options;
+      paced.mode = TimeMode::paced;
+      return run(paced, std::nullopt, redis, log, files);
+    }
+  }
   return run(options, std::nullopt, redis, log, files);
 }
 

@@ -370,8 +370,9 @@ const std::vector<RunOption>& run_option_table() {
                                "still running on the embedded server is killed, and the run stops")),
     integer("seed", &O::seed, 0, INT64_MAX, "the run seed: same seed, same history (virtual mode)"),
     {.name = "mode",
-     .help = "virtual|paced (default: virtual, or paced for variants that rest on Redis's clock and for "
-             "driver:COMMAND, which --mode virtual runs in virtual time: warp, docs/drivers.md)",
+     .help = "virtual|paced (default: virtual, or paced on --redis/--sentinel for variants that rest on Redis's "
+             "clock and for driver:COMMAND, which virtual runs in warp, docs/drivers.md: a driver warp cannot hold to "
+             "virtual time runs paced)",
      .read = [](O& o, const std::string& text, const std::string&) {
        if (text == "virtual") o.mode = TimeMode::virtual_time;
        else if (text == "paced") o.mode = TimeMode::paced;
@@ -549,7 +550,9 @@ po::options_description run_options_description() {
 TimeMode default_mode(const std::string& variant, bool embedded_redis) {
   // On a user's Redis, TTL keys and lock expiry live on its real clock: only paced time keeps
   // them meaningful. The embedded server's clock follows virtual time (sim/redis/redis_clock.h).
-  if (variant_info(variant).real_processes) return TimeMode::paced;  // real processes live in real time
+  // Real processes run in warp (virtual time) where Redis's clock can follow it: the embedded
+  // server; a driver warp cannot hold falls back to paced at its start (run_execution.cpp).
+  if (variant_info(variant).real_processes) return embedded_redis ? TimeMode::virtual_time : TimeMode::paced;
   return !embedded_redis && variant_info(variant).clock == ClockBasis::redis_ttl ? TimeMode::paced
                                                                                  : TimeMode::virtual_time;
 }

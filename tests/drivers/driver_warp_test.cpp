@@ -150,6 +150,27 @@ TEST_F(WarpRunTest, ADriverWhoseClocksWarpCannotReachIsRefused) {
   EXPECT_NE(output_.find("--mode paced"), std::string::npos) << output_;
 }
 
+// Warp is a driver's default on the embedded Redis; one whose clocks it cannot reach runs paced,
+// as it did before warp (and on a user's Redis, whose clock warp cannot move, paced too).
+TEST_F(WarpRunTest, ADriverRunsInWarpByDefaultAndPacedWhereWarpCannotHoldIt) {
+  EXPECT_EQ(semsim::testing::run_logged(std::string(SEMSIM_BINARY) + " run --no-charts " + variant() +
+                                            " --clients 2 --limit 1 --duration 1s --out " + (dir_ / "warp").string(),
+                                        dir_ / "log", output_),
+            0)
+      << output_;
+  EXPECT_EQ(summary("mode", "warp"), "virtual");
+  EXPECT_EQ(output_.find("warp (virtual time, the default for a driver) cannot run it"), std::string::npos) << output_;
+  EXPECT_EQ(semsim::testing::run_logged(std::string(SEMSIM_BINARY) + " run --no-charts --variant \"driver:" +
+                                            SEMSIM_STATIC_DRIVER + "\" --clients 1 --duration 300ms --out " +
+                                            (dir_ / "static").string(),
+                                        dir_ / "log", output_),
+            0)
+      << output_;
+  EXPECT_NE(output_.find("warp (virtual time, the default for a driver) cannot run it"), std::string::npos) << output_;
+  EXPECT_EQ(summary("mode", "static"), "paced");
+  EXPECT_TRUE(fs::exists(dir_ / "static" / "realtime.csv"));
+}
+
 // Redis's own clock can be skewed and drift in warp (it follows the virtual one); in a paced run
 // it is the machine's, and semsim says so.
 TEST_F(WarpRunTest, ServerSkewIsForWarpAlone) {
