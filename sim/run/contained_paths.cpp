@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 namespace semsim {
 
@@ -27,7 +28,13 @@ void no_link(const fs::path& p) {
 
 // A file descriptor closed when it goes.
 struct Fd {
-  int fd;
+  int fd = -1;
+  explicit Fd(int f) : fd(f) {}
+  Fd(Fd&& o) noexcept : fd(std::exchange(o.fd, -1)) {}
+  Fd& operator=(Fd&& o) noexcept {
+    std::swap(fd, o.fd);
+    return *this;
+  }
   ~Fd() {
     if (fd >= 0) ::close(fd);
   }
@@ -35,6 +42,24 @@ struct Fd {
 
 [[noreturn]] void failed(const std::string& what, const fs::path& p) {
   throw std::invalid_argument("cannot " + what + " " + quoted(p) + ": " + std::strerror(errno));
+}
+
+// The folder of root / relative (the folders between, made when `make`), opened one segment at a
+// time below root with O_NOFOLLOW: a folder swapped for a link after the checks is refused by the
+// kernel, not followed, so no path check can be raced.
+Fd folder_of(const fs::path& root, const fs::path& relative, bool make) {
+  Fd dir{::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  if (dir.fd < 0) failed("open", root);
+  fs::path at = root;
+  for (auto segment = relative.begin(); std::next(segment) != relative.end(); ++segment) {
+    at /= *segment;
+    if (make && ::mkdirat(dir.fd, segment->c_str(), 0755) != 0 && errno != EEXIST) failed("make", at);
+    Fd next{::openat(dir.fd, segment->c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)};
+    if (next.fd < 0 && (errno == ELOOP || errno == ENOTDIR)) no_link(at);
+    if (next.fd < 0) failed("open", at);
+    dir = std::move(next);
+  }
+  return dir;
 }
 
 }  // namespace
@@ -98,12 +123,15 @@ void copy_inside(const fs::path& from_root, const fs::path& to_root, const fs::p
     fs::create_directory(at);
   }
   const fs::path to = inside(to_root, relative);
-  // O_NOFOLLOW: a link swapped in since the checks above is refused, not followed.
-  const Fd in{::open(from.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)};
+  // Opened through folders opened without following links, the file itself with O_NOFOLLOW: a link
+  // swapped in anywhere since the checks above is refused, not followed.
+  const std::string name = relative.filename().string();
+  const Fd from_folder = folder_of(from_root, relative, false), to_folder = folder_of(to_root, relative, true);
+  const Fd in{::openat(from_folder.fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)};
   if (in.fd < 0) failed("read", from);
   struct stat st {};
   if (::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode)) throw std::invalid_argument(quoted(from) + ": not a regular file");
-  const Fd out{::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644)};
+  const Fd out{::openat(to_folder.fd, name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644)};
   if (out.fd < 0) failed("write", to);
   char buffer[1 << 16];
   for (;;) {

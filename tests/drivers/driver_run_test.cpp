@@ -412,7 +412,7 @@ TEST_F(DriverRunTest, AnOutsiderOnADriversProxyIsClosedAtOnceAndTheRunSaysSo) {
   const std::string pid_file = (dir_ / "pid").string();
   const std::string rc = (dir_ / "rc").string();
   std::system(("(" + std::string(SEMSIM_BINARY) + " run --variant \"driver:python3 " + fake_.string() + " address " +
-               pid_file + "\" --clients 1 --limit 1 --duration 3s --no-charts --out " + (dir_ / "out").string() + " > " +
+               pid_file + "\" --mode paced --clients 1 --limit 1 --duration 3s --no-charts --out " + (dir_ / "out").string() + " > " +
                (dir_ / "log").string() + " 2>&1; echo $? > " + rc + ") &")
                   .c_str());
   std::string address;
@@ -631,7 +631,7 @@ TEST_F(DriverRunTest, CtrlCEndsTheRunWithEveryDriverGoneAndAnAnalyzableHistory) 
   // Ctrl-C once the history has rows (the drivers may take seconds to start on a loaded machine).
   const std::string out = (dir_ / "out").string(), log = (dir_ / "log").string();
   const std::string script = std::string(SEMSIM_BINARY) + " run " + variant() +
-                             " --clients 3 --limit 1 --timeout 5s --duration 60s --no-charts --out " + out + " >" + log +
+                             " --mode paced --clients 3 --limit 1 --timeout 5s --duration 60s --no-charts --out " + out + " >" + log +
                              " 2>&1 & pid=$!; for i in $(seq 600); do [ \"$(wc -l < " + out +
                              "/history.csv 2>/dev/null || echo 0)\" -ge 5 ] && break; sleep 0.1; done; "
                              "kill -INT $pid; wait $pid";
