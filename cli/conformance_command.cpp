@@ -42,16 +42,22 @@ A driver's cells run in warp (virtual time) unless it cannot, then paced, and th
 Exit: 1 a defect in any cell; else 2 a cell not staged (or bad input); else 0.
 )";
 
-// A folder name from a variant: the driver's script (driver:node x/redis-lock.js -> redis-lock), a
-// script variant's INI, or the variant's own name.
+// A folder name from a variant: the driver's script and the words after it (driver:node
+// x/redis-semaphore.js mutex -> redis-semaphore-mutex), a script variant's INI, or the variant's name.
 std::string folder_for(const std::string& variant) {
   std::string name = variant_label(variant);
   if (variant.rfind("driver:", 0) == 0) {
     std::istringstream words(variant.substr(7));
-    std::string last_file;
-    for (std::string w; words >> w;)
-      if (w.find('.') != std::string::npos || w.find('/') != std::string::npos) last_file = fs::path(w).stem().string();
-    name = last_file.empty() ? "driver" : last_file;
+    std::string script, after;
+    for (std::string w; words >> w;) {
+      if (w.find('.') != std::string::npos || w.find('/') != std::string::npos) {
+        script = fs::path(w).stem().string();
+        after.clear();
+      } else if (!script.empty()) {
+        after += "-" + w;
+      }
+    }
+    name = script.empty() ? "driver" : script + after;
   }
   std::string out;
   for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';

@@ -57,7 +57,8 @@ std::string conformance_html(const Card& card) {
           "library's limit.</li></ul>\n";
   page += "<table><thead><tr><th>situation</th>";
   for (const CardColumn& col : card.columns)
-    page += "<th>" + escape_html(col.library) + "<span class=mode>" + escape_html(col.mode) + "</span></th>";
+    page += "<th>" + escape_html(col.library) + "<span class=mode>" + escape_html(col.folder) + " &middot; " +
+            escape_html(col.mode) + "</span></th>";
   page += "</tr></thead><tbody>\n";
   for (const CardRow& row : card.rows) {
     page += "<tr><th class=sit>" + escape_html(row.title) + "<div class=correct>" + escape_html(row.correct) +
