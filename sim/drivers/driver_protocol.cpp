@@ -87,8 +87,10 @@ DriverLine parse_driver_line(std::string_view line) {
   std::size_t end = rest.size();
   while (end > start && space(rest[end - 1])) --end;
   out.detail = std::string(rest.substr(start, end - start));
-  if (out.op == DriverOp::driver && (out.phase != Phase::ok || out.id != "-" || out.detail != "ready"))
-    throw ProtocolError("the only driver line is `driver ok - ready`");
+  // `ready`, or `ready library=NAME@VERSION` (the driver kits name the library they wrap).
+  const bool ready = out.detail == "ready" || out.detail.starts_with("ready library=");
+  if (out.op == DriverOp::driver && (out.phase != Phase::ok || out.id != "-" || !ready))
+    throw ProtocolError("the only driver line is `driver ok - ready` (optionally `ready library=NAME@VERSION`)");
   return out;
 }
 
