@@ -82,13 +82,14 @@ class _Permit:
 
 def serve(acquire, release, refresh=None, library=None, name=None, refused=(), start=None, stop=None, warm_up=None):
     permits = {}
+    refused = refused if isinstance(refused, tuple) else (refused,)
 
     def answer(op, ident, call):
         say(op, "invoke", ident)
         try:
             result = _outcome(call())
         except Exception as e:  # what the library did is unknown, unless it said no
-            if isinstance(e, tuple(refused)):
+            if isinstance(e, refused):
                 say(op, "fail", ident, e)
             else:
                 say(op, "info", ident, "error: %s" % e)
