@@ -38,6 +38,7 @@ const timeoutMs = Number(required('SEMSIM_TIMEOUT_MS'));
 const client = Number(process.env.SEMSIM_CLIENT || 0);
 
 const oneLine = (text) => String(text).replace(/\s+/g, ' ').trim();
+const messageOf = (error) => oneLine(error && error.message !== undefined ? error.message : error);
 // Pipes are written synchronously on Linux: each line is out before the next event.
 function say(op, phase, id, detail = '') {
   process.stdout.write(`${process.hrtime.bigint()} ${Date.now()} ${op} ${phase} ${id} ${oneLine(detail)}\n`);
@@ -68,8 +69,8 @@ function libraryVersion(name) {
   }
 }
 
-function serve(library) {
-  const { acquire, release, refresh, refused = () => false, start, stop } = library;
+function serve(driver) {
+  const { acquire, release, refresh, refused = () => false, start, stop } = driver;
   // ID -> { handle, released, lost } once its acquire was granted; `released` and `lost` do not stop
   // the library from being asked again: a second release or a late refresh is what a test sends.
   const permits = new Map();
@@ -81,9 +82,8 @@ function serve(library) {
       say(op, result.ok ? 'ok' : 'fail', id, result.detail);
       return result;
     } catch (e) {
-      const message = oneLine(e && e.message !== undefined ? e.message : e);
-      if (refused(e)) say(op, 'fail', id, message);
-      else say(op, 'info', id, `error: ${message}`);
+      if (refused(e)) say(op, 'fail', id, messageOf(e));
+      else say(op, 'info', id, `error: ${messageOf(e)}`);
       return undefined;
     }
   }
@@ -95,7 +95,7 @@ function serve(library) {
       const lost = (why = 'lost') => {  // the library's own word, unasked: once, while still held
         if (permits.get(id) !== asked || asked.released || asked.lost) return;
         asked.lost = true;
-        say('refresh', 'fail', id, `lost: ${oneLine(why && why.message !== undefined ? why.message : why)}`);
+        say('refresh', 'fail', id, `lost: ${messageOf(why)}`);
       };
       return answer(op, id, () => acquire(key, lost)).then((result) => {
         if (result && result.ok) permits.set(id, Object.assign(asked, { handle: result.handle }));
@@ -120,7 +120,7 @@ function serve(library) {
   // The library's code run once (its scripts loaded, its code compiled) on a key of its own under
   // the run's, so that the plan's first acquire is as quick as its others.
   async function warmUp() {
-    if (library.warmUp) return library.warmUp(`${key}:warm-up`);
+    if (driver.warmUp) return driver.warmUp(`${key}:warm-up`);
     const granted = outcome(await acquire(`${key}:warm-up`, () => {}));
     if (!granted.ok) return undefined;
     if (refresh) await refresh(granted.handle);
@@ -134,11 +134,11 @@ function serve(library) {
     Promise.resolve().then(() => stop && stop()).catch(() => {}).finally(() => process.exit(0));
   }
 
-  const named = library.library ? libraryVersion(library.library) : undefined;
+  const named = driver.library ? libraryVersion(driver.library) : undefined;
   Promise.resolve()
     .then(() => start && start())
     .then(warmUp)
-    .catch((e) => process.stderr.write(`semsim-driver: warm-up: ${oneLine(e && e.message !== undefined ? e.message : e)}\n`))
+    .catch((e) => process.stderr.write(`semsim-driver: warm-up: ${messageOf(e)}\n`))
     .finally(() => {
       say('driver', 'ok', '-', named ? `ready library=${named}` : 'ready');
       // Commands are read once ready: semsim sends none before.
