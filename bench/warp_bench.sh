@@ -14,8 +14,8 @@ printf 'at,client,action,arg\n29s,1,acquire,20s\n30s,1,pause,12s\n' >"$out/pause
 plan=(--clients 4 --timeout 10s --hold uniform:1s..5s --refresh-every 3s --think uniform:100ms..2s --duration 120s
       --seed 7 --actions-file "$out/pause.csv" --no-charts)
 printf '%-22s %-7s %8s %8s %8s %10s %6s\n' driver mode wall_s cpu_s speedup sim_s/cpu_s over
-for spec in "redis-semaphore|node examples/drivers/redis-semaphore-driver.js|2" \
-            "redis-py Lock|/usr/bin/python3 examples/drivers/redis-py-lock-driver.py|1"; do
+for spec in "redis-semaphore|node drivers/reference/redis-semaphore.js|2" \
+            "redis-py Lock|/usr/bin/python3 drivers/reference/redis-py-lock.py|1"; do
   IFS='|' read -r name command limit <<<"$spec"
   paced=0
   for mode in paced virtual; do

@@ -1,5 +1,5 @@
 # Install rules, the man page and the Debian package (cpack -G DEB).
-#   cmake --install build --prefix P   ->  P/bin/semsim, P/share/semsim/{scenarios,examples},
+#   cmake --install build --prefix P   ->  P/bin/semsim, P/share/semsim/{scenarios,examples,drivers},
 #                                          P/share/man/man1/semsim.1.gz, P/share/doc/semsim/
 #   (the .deb: P = /usr)
 # The installed binary finds its shipped files relative to itself (../share/semsim), never
@@ -15,6 +15,10 @@ install(TARGETS semsim_clock LIBRARY DESTINATION lib/semsim
 install(TARGETS semsim_client_clock LIBRARY DESTINATION lib/semsim)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/scenarios)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/examples
+        USE_SOURCE_PERMISSIONS)
+# The driver kits (drivers/node/semsim-driver.js, drivers/python/semsim_driver.py) and the reference
+# drivers on them (drivers/reference/, which find the kits relative to themselves): docs/drivers.md.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/drivers/ DESTINATION ${CMAKE_INSTALL_DATADIR}/semsim/drivers
         USE_SOURCE_PERMISSIONS)
 
 # The user documentation, in the source tree's layout so that its links between files still work:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One reference driver (examples/drivers/), its real library under semsim (ctest -L drivers):
+# One reference driver (drivers/reference/, on the driver kits), its real library under semsim (ctest -L drivers):
 #   tests/drivers/reference_driver_test.sh SEMSIM DRIVER CACHE
 # DRIVER: redis-semaphore (its Semaphore), redis-semaphore-mutex (its Mutex), redis-py (its Lock),
 # redlock (npm redlock over 3 masters: situations of its own, docs/redlock.md's).
@@ -13,36 +13,25 @@
 set -uo pipefail
 semsim=${1:?usage: $0 SEMSIM DRIVER CACHE}; driver=${2:?}; cache=${3:?}
 here=$(dirname "$(readlink -f "$0")"); root=$(readlink -f "$here/../..")
-drivers="$root/examples/drivers"
+drivers="$root/drivers/reference"
 mkdir -p "$cache/results"
 
-# Installs the pinned npm LIBRARY@VERSION with ioredis into CACHE/DIR (once; each library in a
-# folder of its own, so that their pins stand side by side) and sets node_dir; exit 77 without npm.
-npm_library() {  # library, version, dir
-  command -v node >/dev/null && command -v npm >/dev/null || { echo "skipped: node and npm are not installed"; exit 77; }
-  node_dir="$cache/$3"
-  if [ ! -f "$node_dir/node_modules/$1/package.json" ] ||
-     ! grep -q "\"version\": \"$2\"" "$node_dir/node_modules/$1/package.json"; then
-    mkdir -p "$node_dir"
-    timeout 300 npm install --prefix "$node_dir" --silent --no-audit --no-fund "$1@$2" ioredis@5.9.3 \
-      >"$cache/npm-$3.log" 2>&1 || { echo "skipped: npm install failed: $(tail -1 "$cache/npm-$3.log")"; exit 77; }
-  fi
-}
+. "$here/npm_library.sh"
 
 case $driver in
   redis-semaphore | redis-semaphore-mutex)
     library=redis-semaphore; version=5.8.0
     npm_library "$library" "$version" node
     kind=semaphore; [ "$driver" = redis-semaphore-mutex ] && kind=mutex
-    variant="driver:NODE_PATH=$node_dir/node_modules node $drivers/redis-semaphore-driver.js $kind" ;;
+    variant="driver:NODE_PATH=$node_dir/node_modules node $drivers/redis-semaphore.js $kind" ;;
   redlock)
     library=redlock; version=4.2.0
     npm_library "$library" "$version" node-redlock
-    variant="driver:NODE_PATH=$node_dir/node_modules node $drivers/redlock-driver.js" ;;
+    variant="driver:NODE_PATH=$node_dir/node_modules node $drivers/redlock-4.js" ;;
   redis-py)
     library=redis-py; version=$(/usr/bin/python3 -c 'import redis; print(redis.__version__)' 2>/dev/null) \
       || { echo "skipped: Debian's python3-redis is not installed"; exit 77; }
-    variant="driver:/usr/bin/python3 $drivers/redis-py-lock-driver.py" ;;
+    variant="driver:/usr/bin/python3 $drivers/redis-py-lock.py" ;;
   *) echo "unknown driver $driver"; exit 2 ;;
 esac
 

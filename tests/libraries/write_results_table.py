@@ -52,7 +52,7 @@ print("under a holder (restart, failover), `stale` the most clients believing in
 print("(sampled every 50 ms; only where the library keeps its holders in a ZSET).")
 print()
 print("`real client` is the same situation with the library's own code, in its own language, driven as a real")
-print("process (`--variant driver:...`, docs/drivers.md, reference drivers in `examples/drivers/`): the same plan")
+print("process (`--variant driver:...`, docs/drivers.md, reference drivers in `drivers/reference/`): the same plan")
 print("(clients, clocks, delays, actions) 5 times in real time, how many were invalid of the runs the machine did not")
 print("stall beyond the plan's margin (25 ms for the skew tests, 100 ms for Redis faults, 200 ms for the pause), then")
 print("the largest unplanned delay of each of the five runs (reports/DEFINITIONS.md: a loaded machine's stall, not the")
