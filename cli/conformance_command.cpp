@@ -50,11 +50,12 @@ std::string folder_for(const std::string& variant) {
     std::istringstream words(variant.substr(7));
     std::string script, after;
     for (std::string w; words >> w;) {
-      if (w.find('.') != std::string::npos || w.find('/') != std::string::npos) {
-        script = fs::path(w).stem().string();
+      const fs::path word(w);
+      if (word.has_extension() && w[0] != '@' && w.find('=') == std::string::npos) {  // the script
+        script = word.stem().string();
         after.clear();
       } else if (!script.empty()) {
-        after += "-" + w;
+        after += "-" + word.filename().string();  // @sesamecare-oss/redlock -> redlock
       }
     }
     name = script.empty() ? "driver" : script + after;
@@ -136,6 +137,7 @@ CellRun run_cell(const Situation& s, RunOptions options, const fs::path& out, co
   const LiveLeases live = live_leases(history, options.limit, options.timeout.count());
   figures["live_lease_over_admission"] = std::to_string(live.over_admission);
   figures["late_grants"] = std::to_string(live.late_grants);
+  figures["unanswered_acquires"] = std::to_string(live.unanswered_acquires);
   figures["as_planned"] = !run.real_time || as_planned(*run.real_time) ? "yes" : "no";
   if (run.real_time) figures["off_plan"] = why_not_as_planned(*run.real_time);
 
@@ -147,6 +149,9 @@ CellRun run_cell(const Situation& s, RunOptions options, const fs::path& out, co
       defect_witness += " client " + std::to_string(h.client) + " (" + h.identifier + " since " + seconds(h.since_us - t0) + ")";
   } else if (live.late_grants > 0) {
     defect_witness = std::to_string(live.late_grants) + " grant(s) heard of after their lease ended";
+  } else if (live.unanswered_acquires > 0) {
+    defect_witness = "client " + std::to_string(live.first_unanswered_client) + "'s acquire invoked at " +
+                     seconds(live.first_unanswered_us - t0) + " never came back";
   } else if (run.summary.liveness == Verdict::invalid) {
     defect_witness = "no grant for " + us_as_ms(run.summary.longest_no_grant_us) + " ms";
   }

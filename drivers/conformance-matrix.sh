@@ -2,7 +2,8 @@
 # The published conformance matrix of the reference drivers, regenerated (docs/conformance.md):
 #   drivers/conformance-matrix.sh build/semsim [OUT]      (from the project root)
 # Installs each pinned npm library in a folder of its own under OUT/npm (once), runs the card on
-# the locks (limit 1), the Redlock locks (limit 1, 5 masters) and the semaphores (limit 2), and
+# the locks (limit 1), the Redlock locks (limit 1, 5 masters) and the semaphores (limit 2; the
+# Redlock one over 5 masters too), and
 # writes docs/conformance-matrix.md: one table, situations x libraries, dated, with semsim's version.
 # Each card's conformance.html (with every cell's timeline) stays in OUT.
 set -euo pipefail
@@ -48,19 +49,20 @@ card redlocks --limit 1 --masters 5 \
   --variant "$(node_driver "$redlock5" redlock-5.js)" \
   --variant "$(node_driver "$sesame" redlock-5.js @sesamecare-oss/redlock)" \
   --variant "$(node_driver "$semaphore" redis-semaphore.js redlock-mutex)"
-card semaphores --limit 2 --masters 5 \
-  --variant "$(node_driver "$semaphore" redis-semaphore.js semaphore)" \
+card semaphores --limit 2 \
+  --variant "$(node_driver "$semaphore" redis-semaphore.js semaphore)"
+card redlock-semaphores --limit 2 --masters 5 \
   --variant "$(node_driver "$semaphore" redis-semaphore.js redlock-semaphore)"
 
 python3 - "$out" "$root/docs/conformance-matrix.md" "$("$semsim" --version)" <<'PY'
 import csv, datetime, sys
 out, target, version = sys.argv[1:4]
 cards = [("locks", "limit 1, one Redis"), ("redlocks", "limit 1, one Redis and 5 masters"),
-         ("semaphores", "limit 2, one Redis and 5 masters")]
+         ("semaphores", "limit 2, one Redis"), ("redlock-semaphores", "limit 2, one Redis and 5 masters")]
 columns, rows, cells, mode = [], [], {}, {}
 for card, how in cards:
     for r in csv.DictReader(open(f"{out}/{card}/conformance.csv")):
-        col = f"{r['library']} ({r['timeline'].split('/')[0]})"
+        col = f"{r['library']} ({r['folder']})"
         if col not in columns: columns.append(col); mode[col] = f"{how}, {r['mode']}"
         if r["situation"] not in rows: rows.append(r["situation"])
         cells[(r["situation"], col)] = r["verdict"]

@@ -59,7 +59,7 @@ std::string Condition::describe() const {
 
 bool is_figure_name(const std::string& name) {
   return find_summary_column(name) || name == "live_lease_over_admission" || name == "late_grants" ||
-         name == "as_planned";
+         name == "unanswered_acquires" || name == "as_planned";
 }
 
 Rule parse_rule(const std::string& text) {
@@ -78,7 +78,7 @@ Rule parse_rule(const std::string& text) {
     c.metric = words[i];
     if (!is_figure_name(c.metric))
       throw std::invalid_argument("'" + c.metric + "' is not a figure (a summary.csv column, live_lease_over_admission, "
-                                  "late_grants or as_planned)");
+                                  "late_grants, unanswered_acquires or as_planned)");
     bool known = false;
     for (const OpName& o : kOps)
       if (words[i + 1] == o.text) {

@@ -75,6 +75,17 @@ class StretchMaker {
     }
   }
 
+  void count_unanswered(LiveLeases& out) const {
+    for (const auto& [client, invokes] : acquiring_)
+      for (std::int64_t t : invokes) {
+        ++out.unanswered_acquires;
+        if (out.first_unanswered_us < 0 || t < out.first_unanswered_us) {
+          out.first_unanswered_us = t;
+          out.first_unanswered_client = client;
+        }
+      }
+  }
+
   // What is still held at the end counts at the history's last instant (holds.h), as if it ended
   // just after it.
   std::vector<Stretch> finish(std::int64_t end_us) {
@@ -121,6 +132,7 @@ LiveLeases live_leases(const std::vector<Event>& history, int limit, std::int64_
     maker.add(e, out);
     end_us = std::max(end_us, e.true_us);
   }
+  maker.count_unanswered(out);
   const std::vector<Stretch> stretches = maker.finish(end_us);
 
   // Sweep the stretches' ends and starts, one instant at a time; count once the instant is applied.

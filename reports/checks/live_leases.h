@@ -8,7 +8,8 @@
 // without fencing.
 //
 // A grant whose `ok` came at or after its promise's end is a late grant: the lease was over before
-// the client heard of it (Redlock's validity check exists to refuse those).
+// the client heard of it (Redlock's validity check exists to refuse those). An acquire with no
+// outcome by the end is unanswered.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,11 @@ struct LiveLeases {
   std::int64_t first_over_us = -1;  // the first instant with more than `limit`, or -1
   std::vector<Holder> witness;    // the live leases at that instant, earliest first (limit + 1 of them)
   int late_grants = 0;            // acquire oks at or after their invoke + timeout
+  // Acquires invoked that never had an outcome (not ended by their client's crash): a library
+  // blocked for good, e.g. on a master it cannot reach; the earliest of them.
+  int unanswered_acquires = 0;
+  int first_unanswered_client = 0;
+  std::int64_t first_unanswered_us = -1;
 };
 
 // `history` in seq order (as history.csv), its run row first or not. Without a timeout nothing

@@ -28,12 +28,12 @@ std::string css_class(CellVerdict v) {
 }  // namespace
 
 std::string conformance_csv(const Card& card) {
-  std::string out = "situation,title,library,variant,mode,verdict,why,timeline\n";
+  std::string out = "situation,title,library,folder,variant,mode,verdict,why,timeline\n";
   for (const CardRow& row : card.rows)
     for (std::size_t c = 0; c < card.columns.size(); ++c) {
       const CardColumn& col = card.columns[c];
       const CardCell& cell = row.cells[c];
-      for (const std::string& field : {row.situation, row.title, col.library, col.variant, col.mode,
+      for (const std::string& field : {row.situation, row.title, col.library, col.folder, col.variant, col.mode,
                                        std::string(to_string(cell.cell.verdict)), cell.cell.why, cell.timeline}) {
         append_csv_field(out, field);
         out.push_back(',');

@@ -34,7 +34,7 @@ struct Card {
   std::vector<CardRow> rows;
 };
 
-// The CSV: situation,title,library,variant,mode,verdict,why,timeline.
+// The CSV: situation,title,library,folder,variant,mode,verdict,why,timeline.
 std::string conformance_csv(const Card& card);
 std::string conformance_html(const Card& card);
 

@@ -111,6 +111,22 @@ void DriverRun::State::release(DriverClient& c, const std::string& id, std::func
   });
 }
 
+// A script's acquire, tried again after --retry-delay up to --retries times while refused, until
+// the run ends (as a model's: Workload::acquire_with_retries); held for `length` once granted.
+void DriverRun::State::scripted_acquire(DriverClient& c, Micros length, int tries) {
+  const std::string id = new_permit(c);
+  send(c, id, DriverOp::acquire, [this, &c, id, length, tries](Phase phase) {
+    if (phase != Phase::ok && tries < o.retries && now_ns() < end_ns) {
+      after(c, at_least_1us(o.retry_delay.sample_duration(c.behaviour)),
+            [this, &c, length, tries] { scripted_acquire(c, length, tries + 1); });
+      return;
+    }
+    if (--c.scripted_acquires_left == 0 && phase != Phase::ok)
+      record_fault(c, now_ns(), Op::done, "no further acquire in the script");
+    if (phase == Phase::ok) hold(c, id, length, {});
+  });
+}
+
 void DriverRun::State::scripted(DriverClient& c, const ScriptedAction& a) {
   using K = ScriptedAction::Kind;
   if (a.kind == K::acquire) {
@@ -120,12 +136,8 @@ void DriverRun::State::scripted(DriverClient& c, const ScriptedAction& a) {
       ++restarts;
     }
     const Micros length = a.arg ? *a.arg : o.hold.sample_duration(c.behaviour);
-    const std::string id = new_permit(c);
-    send(c, id, DriverOp::acquire, [this, &c, id, length](Phase phase) {
-      if (--c.scripted_acquires_left == 0 && phase != Phase::ok)
-        record_fault(c, now_ns(), Op::done, "no further acquire in the script");
-      if (phase == Phase::ok) hold(c, id, length, {});
-    });
+    scripted_acquire(c, length, 0);
+    const std::string id = "c" + std::to_string(c.id) + "-" + std::to_string(c.permits_asked);  // new_permit's
     c.permits[id].pending[DriverOp::acquire].sent_ns = due;  // its lag counts the process's start too
   } else if (a.kind == K::release) {  // the earliest granted of those it holds; else again the last released
     const std::string id = c.holding.empty() ? c.released_last : c.holding.front();  // a copy: release drops it

@@ -171,6 +171,7 @@ struct DriverRun::State {
   void refresh_step(DriverClient& c, const std::string& id, std::int64_t until_ns, std::function<void()> next);
   void release(DriverClient& c, const std::string& id, std::function<void()> next);
   void scripted(DriverClient& c, const ScriptedAction& a);
+  void scripted_acquire(DriverClient& c, Micros length, int tries);
   std::string new_permit(DriverClient& c);
 
   // Faults.

@@ -150,6 +150,27 @@ TEST_F(WarpRunTest, ADriverWhoseClocksWarpCannotReachIsRefused) {
   EXPECT_NE(output_.find("--mode paced"), std::string::npos) << output_;
 }
 
+// A script's refused acquire is tried again after --retry-delay, up to --retries times, as a
+// model's is (before, a driver's scripted acquire was tried once, whatever --retries said).
+TEST_F(WarpRunTest, AScriptedAcquireRefusedIsTriedAgainAsRetriesSay) {
+  const std::string plan = write("plan.csv", "at,client,action,arg\n0ms,1,acquire,250ms\n50ms,2,acquire,100ms\n");
+  ASSERT_EQ(warp(variant() + " --clients 2 --limit 1 --timeout 1s --duration 1s --retries 3 --retry-delay fixed:100ms "
+                             "--actions-file " + plan),
+            0)
+      << output_;
+  std::vector<std::string> tries;  // client 2's acquire outcomes, with their instants
+  for (const auto& r : rows())
+    if (r.size() > 4 && r[2] == "2" && r[3] == "acquire" && r[4] != "invoke") tries.push_back(r[1] + " " + r[4]);
+  // Refused at 50 and 150 ms while client 1 holds (to 250 ms), granted at 250 ms.
+  EXPECT_EQ(tries, (std::vector<std::string>{"50000 fail", "150000 fail", "250000 ok"})) << output_;
+  ASSERT_EQ(warp(variant() + " --clients 2 --limit 1 --timeout 1s --duration 1s --retries 1 --retry-delay fixed:100ms "
+                             "--actions-file " + plan, "once"),
+            0)
+      << output_;
+  EXPECT_EQ(summary("granted", "once"), "1");  // one retry, at 150 ms: refused, and no more
+  EXPECT_NE(read("once/history.csv").find("no further acquire in the script"), std::string::npos);
+}
+
 // Warp is a driver's default on the embedded Redis; one whose clocks it cannot reach runs paced,
 // as it did before warp (and on a user's Redis, whose clock warp cannot move, paced too).
 TEST_F(WarpRunTest, ADriverRunsInWarpByDefaultAndPacedWhereWarpCannotHoldIt) {

@@ -134,8 +134,8 @@ TEST(ConformancePage, EveryTextIsEscapedAndNoScriptRuns) {
 
 TEST(ConformancePage, TheCsvHasOneQuotedRowPerSituationAndLibrary) {
   EXPECT_EQ(conformance_csv(hostile_card()),
-            "situation,title,library,variant,mode,verdict,why,timeline\n"
-            "late-release,\"a <b>release</b>, late\",<img src=x onerror=alert(1)>@1,\"driver:node \"\"x\"\".js\",warp,"
+            "situation,title,library,folder,variant,mode,verdict,why,timeline\n"
+            "late-release,\"a <b>release</b>, late\",<img src=x onerror=alert(1)>@1,x,\"driver:node \"\"x\"\".js\",warp,"
             "defect,client 2 (<script>alert(2)</script>),x/late-release/timeline.html\n");
 }
 

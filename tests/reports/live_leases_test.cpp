@@ -122,6 +122,20 @@ TEST(LiveLeases, ASecondOkOfAPermitHeldChangesNothingAndLimitsCountPermits) {
   EXPECT_EQ(judge(h, 1).over_admission, 1);
 }
 
+TEST(LiveLeases, AnAcquireWithNoOutcomeByTheEndIsUnansweredUnlessItsClientCrashed) {
+  HistoryBuilder h(1);
+  h.at(0, 1, Op::acquire, Phase::invoke).at(100, 2, Op::acquire, Phase::invoke).at(50, 3, Op::acquire, Phase::invoke);
+  h.at(120, 2, Op::acquire, Phase::fail).at(200, 3, Op::crash, Phase::ok).end(1000);
+  const LiveLeases l = judge(h);
+  EXPECT_EQ(l.unanswered_acquires, 1);
+  EXPECT_EQ(l.first_unanswered_client, 1);
+  EXPECT_EQ(l.first_unanswered_us, 0);
+  HistoryBuilder answered(1);
+  answered.hold(1, 0, 10, 100, "a").end(1000);
+  EXPECT_EQ(judge(answered).unanswered_acquires, 0);
+  EXPECT_EQ(judge(answered).first_unanswered_us, -1);
+}
+
 TEST(LiveLeases, WithoutATimeoutNothingIsPromised) {
   HistoryBuilder h(1);
   h.hold(1, 0, 10, 900, "a").hold(2, 100, 110, 800, "b").end(1000);

@@ -43,7 +43,7 @@ TEST(SituationFile, ABadRuleNamesFileLineAndKey) {
   const std::string path = situation_file(
       "bad-rule.ini", std::string(kPlan) + "[conformance]\nsituation = x\ncorrect = y\ndefect = grants > 0\n");
   EXPECT_EQ(load_error(path), path + ":7: conformance.defect: 'grants' is not a figure (a summary.csv column, "
-                                     "live_lease_over_admission, late_grants or as_planned)");
+                                     "live_lease_over_admission, late_grants, unanswered_acquires or as_planned)");
 }
 
 TEST(SituationFile, AnUnknownKeyOrAMissingTitleIsBadInput) {
