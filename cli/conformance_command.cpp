@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kAbout = R"(
+constexpr const char* kCardAbout = R"(
 Runs a catalogue of situations (PATH below; docs/conformance.md) on each library and classifies each
 cell: holds (it did what a correct lease lock or semaphore does), lease limit (more holders than the
 limit that no lease lock avoids without fencing: a holder past its lease, Redis losing a write),
@@ -65,7 +65,7 @@ std::string folder_for(const std::string& variant) {
   return out.empty() || out[0] == '.' ? "library" : out;
 }
 
-std::string seconds(std::int64_t us) {
+std::string seconds_text(std::int64_t us) {
   std::ostringstream s;
   s.setf(std::ios::fixed);
   s.precision(3);
@@ -144,23 +144,23 @@ CellRun run_cell(const Situation& s, RunOptions options, const fs::path& out, co
   const std::int64_t t0 = run.summary.start_us;
   std::string defect_witness;
   if (live.over_admission > 0) {
-    defect_witness = "live leases at " + seconds(live.first_over_us - t0) + ":";
+    defect_witness = "live leases at " + seconds_text(live.first_over_us - t0) + ":";
     for (const LiveLeases::Holder& h : live.witness)
-      defect_witness += " client " + std::to_string(h.client) + " (" + h.identifier + " since " + seconds(h.since_us - t0) + ")";
+      defect_witness += " client " + std::to_string(h.client) + " (" + h.identifier + " since " + seconds_text(h.since_us - t0) + ")";
   } else if (live.late_grants > 0) {
     defect_witness = std::to_string(live.late_grants) + " grant(s) heard of after their lease ended";
   } else if (live.unanswered_acquires > 0) {
     defect_witness = "client " + std::to_string(live.first_unanswered_client) + "'s acquire invoked at " +
-                     seconds(live.first_unanswered_us - t0) + " never came back";
+                     seconds_text(live.first_unanswered_us - t0) + " never came back";
   } else if (run.summary.liveness == Verdict::invalid) {
     defect_witness = "no grant for " + us_as_ms(run.summary.longest_no_grant_us) + " ms";
   }
   std::string limit_witness;
   if (!run.summary.episodes.empty()) {
     const Episode& e = run.summary.episodes.front();
-    limit_witness = "holders at " + seconds(e.start_us - t0) + ":";
+    limit_witness = "holders at " + seconds_text(e.start_us - t0) + ":";
     for (const HoldRef& h : e.witness)
-      limit_witness += " client " + std::to_string(h.client) + " (since " + seconds(h.since_us - t0) + ")";
+      limit_witness += " client " + std::to_string(h.client) + " (since " + seconds_text(h.since_us - t0) + ")";
   }
   r.cell.cell = classify(s.rules, figures, defect_witness, limit_witness);
   return r;
@@ -194,7 +194,7 @@ int conformance_command(int argc, char** argv) {
     po::store(po::command_line_parser(argc, argv).options(o).run(), vm);
     po::notify(vm);
     if (vm.count("help")) {
-      std::cout << o << kAbout << "PATH: " << shipped_conformance_dir().string() << "\n\n" << docs_footer();
+      std::cout << o << kCardAbout << "PATH: " << shipped_conformance_dir().string() << "\n\n" << docs_footer();
       return kExitOk;
     }
     if (!vm.count("variant")) throw std::invalid_argument("--variant: give the library (\"driver:COMMAND\") to judge");

@@ -19,16 +19,16 @@ constexpr OpName kOps[] = {{Condition::Op::less, "<"},       {Condition::Op::at_
                            {Condition::Op::equal, "="},      {Condition::Op::not_equal, "!="},
                            {Condition::Op::at_least, ">="},  {Condition::Op::more, ">"}};
 
-std::optional<double> number(const std::string& s) {
+std::optional<double> as_number(const std::string& s) {
   if (s.empty()) return std::nullopt;
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
   return *end == '\0' ? std::optional(v) : std::nullopt;
 }
 
-bool compare(const Condition& c, const std::string& observed) {
+bool compare_figure(const Condition& c, const std::string& observed) {
   using Op = Condition::Op;
-  const auto o = number(observed), x = number(c.value);
+  const auto o = as_number(observed), x = as_number(c.value);
   if (o && x) {
     switch (c.op) {
       case Op::less: return *o < *x;
@@ -103,7 +103,7 @@ bool holds(const Rule& rule, const Figures& figures, std::string* why) {
     std::string met, failed;
     for (const Condition& c : all) {
       const auto f = figures.find(c.metric);
-      if (f != figures.end() && compare(c, f->second)) {
+      if (f != figures.end() && compare_figure(c, f->second)) {
         met += (met.empty() ? "" : ", ") + observed_text(c, figures);
       } else {
         failed = observed_text(c, figures);

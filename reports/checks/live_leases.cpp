@@ -17,7 +17,7 @@ struct Stretch {
   std::string identifier;
 };
 
-struct Permit {
+struct LeasedPermit {
   std::int64_t promised_until_us = 0;
   std::optional<std::int64_t> live_since_us;  // set while the promise stands
 };
@@ -53,7 +53,7 @@ class StretchMaker {
       const std::int64_t promise = invoked + timeout_us_;
       if (t >= promise) ++out.late_grants;
       if (permits_.count(key)) return;  // a second ok of a permit held changes nothing
-      Permit& p = permits_[key];
+      LeasedPermit& p = permits_[key];
       p.promised_until_us = promise;
       if (t < promise) p.live_since_us = t;
     } else if (e.op == Op::release) {
@@ -67,7 +67,7 @@ class StretchMaker {
       if (e.phase == Phase::fail) {
         end_hold(it, t);
       } else if (e.phase == Phase::ok) {
-        Permit& p = it->second;
+        LeasedPermit& p = it->second;
         lapse(it, t);
         p.promised_until_us = std::max(p.promised_until_us, invoked + timeout_us_);
         if (!p.live_since_us && t < p.promised_until_us) p.live_since_us = t;
@@ -94,18 +94,18 @@ class StretchMaker {
   }
 
  private:
-  using Permits = std::map<std::pair<int, std::string>, Permit>;
+  using Permits = std::map<std::pair<int, std::string>, LeasedPermit>;
 
   // The promise ran out before t: its stretch ends where the promise did.
   void lapse(Permits::iterator it, std::int64_t t) {
-    Permit& p = it->second;
+    LeasedPermit& p = it->second;
     if (p.live_since_us && p.promised_until_us <= t) {
       close(it, p.promised_until_us);
       p.live_since_us.reset();
     }
   }
   void close(Permits::iterator it, std::int64_t end_us) {
-    const Permit& p = it->second;
+    const LeasedPermit& p = it->second;
     if (end_us > *p.live_since_us) stretches_.push_back({*p.live_since_us, end_us, it->first.first, it->first.second});
   }
   Permits::iterator end_hold(Permits::iterator it, std::int64_t t) {

@@ -7,7 +7,7 @@ namespace semsim {
 
 namespace {
 
-constexpr const char* kStyle = R"CSS(
+constexpr const char* kCardStyle = R"CSS(
 body{font:14px/1.4 system-ui,sans-serif;color:#1a1a1a;margin:16px;max-width:1400px}
 h1{font-size:20px;margin:0 0 4px}p{margin:4px 0 10px}
 table{border-collapse:collapse}th,td{border:1px solid #bbb;padding:6px 8px;vertical-align:top;text-align:left}
@@ -18,7 +18,7 @@ td{max-width:330px;font-size:12px}.v{font-size:14px;font-weight:700;display:bloc
 ul{margin:4px 0 12px;padding-left:20px}
 )CSS";
 
-std::string css_class(CellVerdict v) {
+std::string verdict_class(CellVerdict v) {
   std::string c(to_string(v));
   for (char& ch : c)
     if (ch == ' ' || ch == '/') ch = '-';
@@ -44,8 +44,8 @@ std::string conformance_csv(const Card& card) {
 }
 
 std::string conformance_html(const Card& card) {
-  std::string page = "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">" + page_policy({}, {kStyle}) +
-                     "<title>semsim conformance card</title><style>" + kStyle + "</style></head><body>\n";
+  std::string page = "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">" + page_policy({}, {kCardStyle}) +
+                     "<title>semsim conformance card</title><style>" + kCardStyle + "</style></head><body>\n";
   page += "<h1>Conformance card</h1>\n<p>Each row a situation a lease lock or semaphore must cope with (limit " +
           std::to_string(card.limit) + "), each column a library; each cell links its run's timeline.</p>\n";
   page += "<ul><li><b>holds</b>: it did what a correct library does.</li>"
@@ -64,7 +64,7 @@ std::string conformance_html(const Card& card) {
     page += "<tr><th class=sit>" + escape_html(row.title) + "<div class=correct>" + escape_html(row.correct) +
             " (" + escape_html(row.situation) + ")</div></th>";
     for (const CardCell& cell : row.cells) {
-      page += "<td class=\"" + css_class(cell.cell.verdict) + "\"><span class=v>" +
+      page += "<td class=\"" + verdict_class(cell.cell.verdict) + "\"><span class=v>" +
               escape_html(to_string(cell.cell.verdict)) + "</span>" + escape_html(cell.cell.why);
       if (!cell.timeline.empty()) page += " <a href=\"" + escape_html(cell.timeline) + "\">timeline.html</a>";
       page += "</td>";
