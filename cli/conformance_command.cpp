@@ -119,7 +119,7 @@ CellRun run_cell(const Situation& s, RunOptions options, const fs::path& out, co
     run = execute_run(options, redis, log);
   } catch (const std::exception& e) {
     const std::string what = what_failed(e);
-    if (interrupt_signal()) throw;
+    if (interrupt_signal()) return r;  // not judged: the card stops (its caller sees the signal)
     r.needs_paced = options.mode == TimeMode::virtual_time && what.find("virtual time") != std::string::npos;
     r.cell.cell = {CellVerdict::not_staged, "the run could not be made: " + what};
     r.cell.timeline.clear();
@@ -127,7 +127,7 @@ CellRun run_cell(const Situation& s, RunOptions options, const fs::path& out, co
   }
   r.library = run.library;
   if (!run.result.completed) {
-    if (interrupt_signal()) throw std::runtime_error("interrupted");
+    if (interrupt_signal()) return r;
     r.needs_paced = options.mode == TimeMode::virtual_time && run.result.stop_reason.find("virtual time") != std::string::npos;
     r.cell.cell = {CellVerdict::not_staged, "the run stopped early: " + run.result.stop_reason};
     return r;
@@ -229,11 +229,13 @@ int conformance_command(int argc, char** argv) {
   Card card;
   card.limit = limit;
   for (const Situation& s : situations) card.rows.push_back({s.name, s.title, s.correct, {}});
+  std::size_t made = 0;  // cells judged, for a card cut short
   try {
     RedisSession redis("");
     const fs::path out(out_dir);
     std::vector<std::string> folders;
     for (const std::string& variant : variants) {
+      if (interrupt_signal()) break;
       std::string folder = folder_for(variant);
       for (int k = 2; std::find(folders.begin(), folders.end(), folder) != folders.end(); ++k)
         folder = folder_for(variant) + "-" + std::to_string(k);
@@ -243,7 +245,7 @@ int conformance_command(int argc, char** argv) {
       std::string mode_note = driver ? (m == TimeMode::virtual_time ? "warp" : "paced") : "virtual";
       std::vector<CardCell> cells;
       std::string library;
-      for (std::size_t i = 0; i < situations.size(); ++i) {
+      for (std::size_t i = 0; i < situations.size() && !interrupt_signal(); ++i) {
         const Situation& s = situations[i];
         CardCell cell;
         if (s.plan.limit > limit) {
@@ -269,15 +271,29 @@ int conformance_command(int argc, char** argv) {
           if (library.empty()) library = r.library;
           cell = r.cell;
         }
+        if (interrupt_signal()) break;  // the cell cut short is not judged
         std::cout << "  " << folder << "  " << s.name << ": " << to_string(cell.cell.verdict) << ": " << cell.cell.why << "\n";
         cells.push_back(cell);
+        ++made;
       }
+      cells.resize(situations.size(), {{CellVerdict::not_run, "interrupted before this cell ran"}, ""});
       card.columns.push_back({library.empty() ? variant_label(variant) : library, variant, mode_note, folder});
       for (std::size_t i = 0; i < situations.size(); ++i) card.rows[i].cells.push_back(cells[i]);
     }
   } catch (const std::exception& e) {
-    std::cerr << "semsim conformance: " << what_failed(e) << "\n";
-    return exit_code_after_error();
+    if (!interrupt_signal()) {
+      std::cerr << "semsim conformance: " << what_failed(e) << "\n";
+      return exit_code_after_error();
+    }
+  }
+  if (interrupt_signal()) {  // what was judged, said to be partial, and every column asked for
+    const std::size_t all = situations.size() * variants.size();
+    card.partial = "PARTIAL: interrupted after " + std::to_string(made) + " of " + std::to_string(all) + " cells";
+    std::cout << card.partial << "\n";
+    for (std::size_t v = card.columns.size(); v < variants.size(); ++v) {
+      card.columns.push_back({variant_label(variants[v]), variants[v], "not run", folder_for(variants[v])});
+      for (CardRow& row : card.rows) row.cells.push_back({{CellVerdict::not_run, "interrupted before this cell ran"}, ""});
+    }
   }
   fs::create_directories(out_dir);
   write_output_file((fs::path(out_dir) / "conformance.csv").string(), conformance_csv(card));
@@ -287,10 +303,11 @@ int conformance_command(int argc, char** argv) {
     for (const CardCell& c : row.cells) {
       defects += c.cell.verdict == CellVerdict::defect;
       unstaged += c.cell.verdict == CellVerdict::not_staged;
-      cells += c.cell.verdict != CellVerdict::not_applicable;
+      cells += c.cell.verdict != CellVerdict::not_applicable && c.cell.verdict != CellVerdict::not_run;
     }
   std::cout << "conformance: " << cells << " cells, " << defects << " defect(s), " << unstaged << " not staged; "
             << (fs::path(out_dir) / "conformance.html").string() << "\n";
+  if (!card.partial.empty()) return kExitInterrupted;
   return defects ? kExitFinding : unstaged ? kExitBadInput : kExitOk;
 }
 

@@ -127,6 +127,7 @@ std::string_view to_string(CellVerdict v) {
     case CellVerdict::defect: return "defect";
     case CellVerdict::not_staged: return "not staged";
     case CellVerdict::not_applicable: return "n/a";
+    case CellVerdict::not_run: return "not run";
   }
   return "n/a";
 }

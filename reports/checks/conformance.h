@@ -40,8 +40,9 @@ bool holds(const Rule& rule, const Figures& figures, std::string* why = nullptr)
 // The names a condition may use: summary.csv's columns and the card's own.
 bool is_figure_name(const std::string& name);
 
-enum class CellVerdict { holds, lease_limit, defect, not_staged, not_applicable };
-std::string_view to_string(CellVerdict v);  // "holds", "lease limit", "defect", "not staged", "n/a"
+enum class CellVerdict { holds, lease_limit, defect, not_staged, not_applicable, not_run };
+// "holds", "lease limit", "defect", "not staged", "n/a", "not run" (a card interrupted before it)
+std::string_view to_string(CellVerdict v);
 
 struct Cell {
   CellVerdict verdict = CellVerdict::not_staged;

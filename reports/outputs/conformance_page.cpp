@@ -15,7 +15,7 @@ thead th{background:#f2f2f2}th.sit{font-weight:600;max-width:360px}.correct{font
 td{max-width:330px;font-size:12px}.v{font-size:14px;font-weight:700;display:block;margin-bottom:2px}
 .holds .v{color:#176b2c}.lease-limit .v{color:#8a5a00}.defect{background:#fbe9e7}.defect .v{color:#a11}
 .not-staged .v{color:#555}.n-a .v{color:#888}.mode{font-weight:400;font-size:12px;color:#444;display:block}
-ul{margin:4px 0 12px;padding-left:20px}
+ul{margin:4px 0 12px;padding-left:20px}.partial{font-weight:700;color:#a11;font-size:16px}
 )CSS";
 
 std::string verdict_class(CellVerdict v) {
@@ -46,6 +46,7 @@ std::string conformance_csv(const Card& card) {
 std::string conformance_html(const Card& card) {
   std::string page = "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">" + page_policy({}, {kCardStyle}) +
                      "<title>semsim conformance card</title><style>" + kCardStyle + "</style></head><body>\n";
+  if (!card.partial.empty()) page += "<p class=partial>" + escape_html(card.partial) + "</p>\n";
   page += "<h1>Conformance card</h1>\n<p>Each row a situation a lease lock or semaphore must cope with (limit " +
           std::to_string(card.limit) + "), each column a library; each cell links its run's timeline.</p>\n";
   page += "<ul><li><b>holds</b>: it did what a correct library does.</li>"

@@ -30,6 +30,7 @@ struct CardRow {
 
 struct Card {
   int limit = 1;
+  std::string partial;  // "PARTIAL: ..." when the card was cut short, said first on the page
   std::vector<CardColumn> columns;
   std::vector<CardRow> rows;
 };

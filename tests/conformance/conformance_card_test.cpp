@@ -1,6 +1,7 @@
 // `semsim conformance` end to end on the shipped catalogue, with built-in variants (the embedded
 // Redis, virtual time): which cells are defects, exit codes, the files it writes.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <filesystem>
 #include <fstream>
@@ -93,6 +94,29 @@ TEST(ConformanceCard, ALimitAboveASituationsOwnKeepsTheOtherPermitsHeld) {
   EXPECT_EQ(r.verdicts.at("basic clock-ahead"), "lease limit");
   EXPECT_EQ(r.verdicts.at("lua paused-past-lease"), "lease limit");
   EXPECT_NE(r.output.find("at most 3 holder(s)"), std::string::npos) << r.output;
+}
+
+TEST(ConformanceCard, CtrlCWritesThePartialCardSaidPartialWithTheCellsNotRun) {
+  // A paced driver's cells take seconds: Ctrl-C once the first is judged.
+  const fs::path out = fs::path(::testing::TempDir()) / "conformance-interrupted";
+  fs::remove_all(out);
+  const std::string log = out.string() + ".log";
+  const std::string script = std::string(SEMSIM_BINARY) + " conformance --mode paced --variant \"driver:python3 " +
+                             SEMSIM_SOURCE_DIR + "/examples/drivers/minimal-lock-driver.py\" --variant lua --out " +
+                             out.string() + " >" + log + " 2>&1 & pid=$!; for i in $(seq 600); do grep -q \": holds\" " + log +
+                             " 2>/dev/null && break; sleep 0.1; done; kill -INT $pid; wait $pid";
+  const int status = std::system(("bash -c '" + script + "'").c_str());
+  std::ifstream in(log);
+  const std::string output((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 130) << output;
+  EXPECT_NE(output.find("PARTIAL: interrupted after "), std::string::npos) << output;
+  std::ifstream csv(out / "conformance.csv");
+  const std::string rows((std::istreambuf_iterator<char>(csv)), {});
+  EXPECT_NE(rows.find(",holds,"), std::string::npos) << rows;
+  EXPECT_NE(rows.find(",lua,lua,lua,not run,not run,interrupted before this cell ran,"), std::string::npos) << rows;
+  std::ifstream page(out / "conformance.html");
+  const std::string html((std::istreambuf_iterator<char>(page)), {});
+  EXPECT_LT(html.find("PARTIAL: interrupted"), html.find("<h1>")) << "the page says PARTIAL before anything else";
 }
 
 TEST(ConformanceCard, BadInputIsRefusedBeforeAnythingRuns) {
