@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <poll.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -248,6 +249,11 @@ DriverProcess::DriverProcess(const DriverSpawn& spawn) : stderr_file_(spawn.stde
     for (int& fd : keep_fds) fd = ::fcntl(fd, F_DUPFD, 10);
     for (int i = 0; i < 5; ++i) ::dup2(keep_fds[i], i);
     ::close_range(5, ~0U, 0);  // another client's lifeline among them: it must end with semsim alone
+    // Inherited by the shell and kept across exec: the driver's addresses are the same every run.
+    if (spawn.fixed_addresses) {
+      const int current = ::personality(0xffffffff);
+      if (current != -1) ::personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE);
+    }
     keep(argv, envp.data());
   }
   const int fork_errno = errno;

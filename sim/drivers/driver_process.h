@@ -23,6 +23,10 @@ struct DriverSpawn {
   std::vector<std::pair<std::string, std::string>> environment;  // set or replaced in semsim's own
   std::filesystem::path stderr_file;                             // the driver's stderr
   bool append_stderr = false;  // a fresh process of the same run's client: after the last one's
+  // No address-space randomization for the driver and what it starts (personality
+  // ADDR_NO_RANDOMIZE): in warp, libraries that mix an address into what they draw (OpenSSL's
+  // DRBG adds its thread's id, an address) then draw the same bytes for the same seed.
+  bool fixed_addresses = false;
 };
 
 class DriverProcess {

@@ -171,6 +171,7 @@ void DriverRun::State::start_process(DriverClient& c) {
   };
   // Warp: libuv's io_uring runs timers and reads the library cannot see (docs/drivers.md, warp).
   if (warp) spawn.environment.emplace_back("UV_USE_IO_URING", "0");
+  spawn.fixed_addresses = warp;  // node's OpenSSL mixes a thread's address into what it draws
   spawn.stderr_file = run.setup_.log_dir / ("client-" + std::to_string(c.id) + ".stderr");
   spawn.append_stderr = c.epoch > 0;  // a fresh process after a crash: the same run's file goes on
   if (!warp) c.clock->jump(kProbeNs);

@@ -185,20 +185,36 @@ std::string RedisSession::describe() const {
   return std::to_string(masters()) + " masters: " + text;
 }
 
-std::string RedisSession::new_prefix() {
+std::string RedisSession::new_prefix(std::optional<std::uint64_t> seed) {
+  const auto named = [](std::uint64_t id) {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(id));
+    return std::string("semsim:") + hex + ":";
+  };
+  const auto taken = [&](const std::string& prefix) {  // the first master holding keys under it, or -1
+    for (int m = 0; m < masters(); ++m)
+      if (keys_exist_with_prefix(master(m).link(), prefix)) return m;
+    return -1;
+  };
+  // The embedded server is this process's alone, and each of check's and compare's jobs has its
+  // own, used one run at a time: a seed's prefix is free unless a run of that seed left keys.
+  if (seed && embedded()) {
+    std::uint64_t z = *seed + 0x9e3779b97f4a7c15ULL;  // splitmix64: the seed's bits spread over the id
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    const std::string prefix = named(z ^ (z >> 31));
+    if (taken(prefix) < 0) return prefix;
+  }
   // 64 random bits from the OS: unguessable, and unique across processes, containers and pid
   // namespaces (where every CI job may be pid 1). Not simulation randomness: no history holds it.
   std::uint64_t id = 0;
   if (::getrandom(&id, sizeof id, 0) != static_cast<ssize_t>(sizeof id))
     throw std::runtime_error(std::string("cannot draw a run id (getrandom): ") + std::strerror(errno));
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(id));
-  const std::string prefix = std::string("semsim:") + hex + ":";
+  const std::string prefix = named(id);
   // Another run's keys, or a stale run's: this run would read them as its own and delete them.
-  for (int m = 0; m < masters(); ++m)
-    if (keys_exist_with_prefix(master(m).link(), prefix))
-      throw std::runtime_error("keys under " + prefix + " already exist on " + master(m).describe() +
-                               ": refusing to share them with another run");
+  if (const int m = taken(prefix); m >= 0)
+    throw std::runtime_error("keys under " + prefix + " already exist on " + master(m).describe() +
+                             ": refusing to share them with another run");
   return prefix;
 }
 

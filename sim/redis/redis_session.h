@@ -72,8 +72,10 @@ class RedisSession final : public ServerControl {
   // after a fault; a null deadline turns it off. This master only: each has its own net and clock.
   void give_keys_expiry(std::string prefix, std::shared_ptr<const std::atomic<std::int64_t>> deadline);
 
-  // A fresh prefix "semsim:<run-id>:" for one run.
-  std::string new_prefix();
+  // A fresh prefix "semsim:<run-id>:" for one run. On the embedded server, given the run's seed,
+  // the run id follows from it (a virtual run's history, where a driver's library quotes its key,
+  // is then the same bytes for the same seed); drawn from the OS otherwise, or when that one is taken.
+  std::string new_prefix(std::optional<std::uint64_t> seed = std::nullopt);
   // After a command timeout: SCRIPT KILL, so that a script of the run that never returns does not
   // leave the server busy for ever (on a user's server too: the run's script is what keeps it busy).
   // This master only (master(m) for the others).

@@ -197,7 +197,9 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   std::optional<SharedCore> core;
   if (options.mode == TimeMode::virtual_time && (redis.home_core() || !wide_enough_for_two_cores(options)))
     core.emplace(redis);
-  const std::string prefix = redis.new_prefix();
+  // In virtual time the run's key follows from its seed: a driver's library may quote it.
+  const std::string prefix =
+      redis.new_prefix(options.mode == TimeMode::virtual_time ? std::optional(options.seed) : std::nullopt);
   // On a user's servers, keys a killed run leaves behind expire on their own (key_safety_net.h):
   // a net on every master, each with its expiry on that master's own clock.
   std::vector<std::unique_ptr<KeySafetyNet>> nets;

@@ -3,7 +3,8 @@
 # (ctest -L conformance, -L drivers):  tests/drivers/reference_run_test.sh SEMSIM DRIVER CACHE
 # Two clients take turns on one permit for 2 s, paced and warped (--mode virtual), over 3 masters
 # for the Redlock libraries; each run must succeed and be exercised (summary.csv: exercised=yes, at
-# least one grant), and the driver's ready line must name the library and the version installed.
+# least one grant), and the driver's ready line must name the library and the version installed;
+# two warped runs of one seed must give one history.csv.
 # npm packages pinned, installed into CACHE (tests/drivers/npm_library.sh); exit 77 (skipped) without
 # node/npm or the npm registry, or without Debian's python3-redis.
 set -uo pipefail
@@ -55,4 +56,17 @@ for mode in paced virtual; do
   if [ "$ready" = 2 ]; then echo "ok  $driver, $mode: both ready lines say library=$named"
   else echo "FAILED $driver, $mode: $ready of 2 ready lines say library=$named: $(grep ' driver ok' "$out/$mode.lines")"; failed=1; fi
 done
+# Warped, one seed gives one history, byte for byte: the library's identifiers included (node's
+# OpenSSL mixes a thread's address into what it draws: warp starts drivers without address
+# randomization).
+for again in 1 2; do
+  "$semsim" run --mode virtual --variant "driver:$command" --masters $masters --clients 2 --limit 1 --timeout 500ms \
+    --duration 2s --seed 11 --no-charts --out "$out/seed-$again" >"$out/seed-$again.log" 2>&1 \
+    || { echo "FAILED $driver, warped seed 11: exit $?: $(tail -3 "$out/seed-$again.log")"; failed=1; }
+done
+if cmp -s "$out/seed-1/history.csv" "$out/seed-2/history.csv"; then
+  echo "ok  $driver, warped: one seed, one history.csv (identifiers included)"
+else
+  echo "FAILED $driver, warped: two runs of seed 11 differ: $(cmp "$out/seed-1/history.csv" "$out/seed-2/history.csv" 2>&1)"; failed=1
+fi
 exit $failed

@@ -101,6 +101,24 @@ TEST(RedisSession, AnEmbeddedServerThatFailedToStartIsStartedAgainNotTakenForAUs
   EXPECT_EQ(integer(session.link(), {"DBSIZE"}), 0);
 }
 
+// A virtual run's key follows from its seed on the embedded server (a driver's library may quote
+// it in the history); a seed's prefix another run left keys under is not shared; a user's server
+// always gets a drawn one.
+TEST(RedisSession, OnTheEmbeddedServerASeedGivesItsPrefixUnlessItIsTaken) {
+  RedisSession session("", ServerSetup{});
+  const std::string seven = session.new_prefix(7);
+  EXPECT_EQ(seven, session.new_prefix(7));
+  EXPECT_NE(seven, session.new_prefix(8));
+  EXPECT_NE(session.new_prefix(), session.new_prefix());
+  integer(session.link(), {"SET", seven + "sem", "x"});
+  const std::string other = session.new_prefix(7);
+  EXPECT_NE(other, seven);
+  EXPECT_EQ(other.rfind("semsim:", 0), 0u);
+  UserRedis redis("seeded");
+  RedisSession user("unix://" + redis.socket());
+  EXPECT_NE(user.new_prefix(7), user.new_prefix(7));
+}
+
 // Every word under the prefix gets PEXPIREAT D NX right after the request that names it: a key
 // the request creates or rewrites has the net's expiry at once, a TTL of the variant's is kept, a
 // key outside the prefix is untouched, and the harness's commands are not counted.
