@@ -51,9 +51,11 @@ grep -q '\./usr/share/doc/semsim/reports/DEFINITIONS.md$' "$tmp/deb.list" || fai
 # What Debian expects of every package: the license in copyright (machine-readable), the changelog.
 grep -q '\./usr/share/doc/semsim/copyright$' "$tmp/deb.list" || fail "the .deb carries no /usr/share/doc/semsim/copyright"
 grep -q '\./usr/share/doc/semsim/changelog.gz$' "$tmp/deb.list" || fail "the .deb carries no /usr/share/doc/semsim/changelog.gz"
-dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/semsim/copyright | grep -q '^License: Expat' \
-  || fail "the .deb's copyright names no license"
-dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/semsim/changelog.gz | gzip -dc | head -1 | grep -qF "semsim ($(
+# Extracted whole first, as above: a pipe into grep -q fails under pipefail when grep quits early.
+mkdir -p "$tmp/debfs" && dpkg-deb -x "$deb" "$tmp/debfs"
+grep -q '^License: Expat' "$tmp/debfs/usr/share/doc/semsim/copyright" || fail "the .deb's copyright names no license"
+gzip -dc "$tmp/debfs/usr/share/doc/semsim/changelog.gz" >"$tmp/changelog"
+head -1 "$tmp/changelog" | grep -qF "semsim ($(
   "$bin" --version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1))" || fail "the .deb's changelog does not start with its version"
 depends=$(dpkg-deb -f "$deb" Depends)
 [[ $depends == *redis-server* && $depends == *"libc6 (>="* && $depends == *libhiredis* ]] || fail "Depends: $depends"
