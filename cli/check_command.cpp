@@ -81,7 +81,22 @@ SearchSettings read_settings(const po::variables_map& vm, int argc, char** argv)
   SearchSettings s;
   if (!vm.count("variant")) throw std::invalid_argument("--variant is required");
   s.variant = vm["variant"].as<std::string>();
-  make_semaphore(s.variant, SemaphoreConfig{});  // throws naming the known variants
+  // A driver's cases run its real processes in warp (virtual time: docs/drivers.md, warp).
+  const bool driver = s.variant.starts_with("driver:");
+  if (!driver) make_semaphore(s.variant, SemaphoreConfig{});  // throws naming the known variants
+  if (driver && vm.count("redis"))
+    throw std::invalid_argument("--variant driver:...: the search runs the driver in virtual time, which needs the "
+                                "embedded Redis (its clock follows virtual time), not --redis");
+  if (vm.count("limit")) {
+    s.limit = vm["limit"].as<int>();
+    if (s.limit < 1) throw std::invalid_argument("--limit must be at least 1");
+    if (variant_info(s.variant).lock && s.limit != 1)
+      throw std::invalid_argument("--limit " + std::to_string(s.limit) + ": variant " + s.variant + " is a lock, one holder");
+  }
+  if (vm.count("timeout")) {
+    s.timeout_us = parse_duration(vm["timeout"].as<std::string>()).count();
+    if (s.timeout_us < 1000) throw std::invalid_argument("--timeout must be at least 1ms");
+  }
   s.cases = vm["cases"].as<int>();
   if (s.cases < 1) throw std::invalid_argument("--cases must be at least 1");
   s.seed = vm["seed"].as<std::uint64_t>();
@@ -117,7 +132,10 @@ SearchSettings read_settings(const po::variables_map& vm, int argc, char** argv)
 void print_plan(std::ostream& out, const SearchSettings& s) {
   const Properties props = properties_for(s.variant);
   out << "semsim check: variant " << s.variant << ", seed " << s.seed << ", " << s.cases << " cases, up to "
-      << s.max_clients << " clients\n"
+      << s.max_clients << " clients"
+      << (s.limit ? ", limit " + std::to_string(s.limit) : std::string())
+      << (s.timeout_us ? ", timeout " + format_duration(Micros(s.timeout_us)) : std::string())
+      << (s.variant.starts_with("driver:") ? " (the driver's real processes, in virtual time: warp)" : "") << "\n"
       << "properties: safety" << (props.liveness ? ", liveness" : "") << (props.lease_honesty ? ", lease honesty" : "")
       << "\npreconditions: "
       << (s.preconditions ? preconditions_for(s.variant).text : std::string("none (--no-preconditions)"))
@@ -180,6 +198,10 @@ int check_command(int argc, char** argv) {
     ("cases", po::value<int>()->default_value(100), "how many generated cases must pass")
     ("seed", po::value<std::uint64_t>()->default_value(1), "RapidCheck's seed: the same seed, the same search")
     ("max-clients", po::value<int>()->default_value(6), "the most clients a case may have (2..64)")
+    ("limit", po::value<int>(), "every case with this many permits (default: drawn per case; a lock: 1). For a "
+                                "driver, what its library is set up with (SEMSIM_LIMIT)")
+    ("timeout", po::value<std::string>(), "every case with this lease (default: drawn per case). For a driver, what "
+                                          "its library is set up with (SEMSIM_TIMEOUT_MS)")
     ("jobs", po::value<int>(), "cases run at a time, each on a Redis of its own (default: the number of cores); "
                                "the same seed finds the same first case and counterexample whatever N is")
     ("out", po::value<std::string>()->default_value("semsim-out/check"), "where counterexample.ini and its CSVs go")

@@ -163,7 +163,7 @@ CompareRequest read_request(const po::variables_map& vm) {
   // Every variant before the first run: the last one's typo costs no run.
   for (const std::string& variant : r.variants) {
     try {
-      make_semaphore(variant, SemaphoreConfig{});
+      if (!variant.starts_with("driver:")) make_semaphore(variant, SemaphoreConfig{});
     } catch (const std::exception& e) {
       throw std::invalid_argument("--variants: " + std::string(e.what()));
     }
@@ -321,9 +321,12 @@ int compare_command(int argc, char** argv) {
         if (stopped_by.empty()) stopped_by = outputs[j]->result.stop_reason;
       }
     std::vector<SweepRun> results;
+    std::vector<std::string> folders;  // results[i]'s, relative to --out: report.html links their timelines
     for (std::size_t j = 0; j < made.size(); ++j)
-      if (outputs[j] && outputs[j]->result.completed)
+      if (outputs[j] && outputs[j]->result.completed) {
         results.push_back({plan[made[j]].variant, plan[made[j]].value->x, outputs[j]->summary});
+        folders.push_back(fs::path(plan[made[j]].options.out).lexically_relative(base.out).generic_string());
+      }
     std::string partial;
     if (results.size() < made.size()) {
       const std::string why = "the sweep stopped early (" + (stopped_by.empty() ? interrupted_by() : stopped_by) +
@@ -358,8 +361,10 @@ int compare_command(int argc, char** argv) {
         base.charts && draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, base.out, std::cerr, caption);
     SweepReport report{parameter, in_ms,         command_line(argc, argv), version(), ran.redis,
                        common,    request.seeds, base.seed,                charts,    stats,
-                       run_verdicts(results), caption, doc_path("reports/DEFINITIONS.md").string()};
+                       run_verdicts(results, folders), caption, doc_path("reports/DEFINITIONS.md").string()};
     report.partial = partial;
+    report.variants = request.variants;
+    report.meaning = request.sweep.meaning();  // a variant the sweep stopped before stays in the table, "not run"
     write_sweep_report(base.out, report);
     std::cout << "sweep: " << csv_path << "\nstatistics: " << stats_path << "\nreport: "
               << (fs::path(base.out) / "report.html").string() << "\n";

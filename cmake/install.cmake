@@ -45,6 +45,24 @@ add_custom_command(
 add_custom_target(semsim_man ALL DEPENDS ${MAN_DIR}/semsim.1.gz)
 install(FILES ${MAN_DIR}/semsim.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
+# What Debian expects of every package in /usr/share/doc/PACKAGE: `copyright` (machine-readable,
+# the MIT license of LICENSE as Debian names it, Expat) and the Debian changelog of a native package,
+# `changelog.gz` (gzip -9n: no name or time stamp in it, so the .deb is reproducible). The
+# changelog's newest entry is the release: configuring fails when it is not PROJECT_VERSION.
+file(STRINGS ${CMAKE_SOURCE_DIR}/packaging/debian/changelog CHANGELOG_TOP LIMIT_COUNT 1)
+if(NOT CHANGELOG_TOP MATCHES "^semsim \\(${PROJECT_VERSION}\\) ")
+  message(FATAL_ERROR "packaging/debian/changelog: its first entry (${CHANGELOG_TOP}) is not version ${PROJECT_VERSION}: add one")
+endif()
+add_custom_command(
+  OUTPUT ${CMAKE_BINARY_DIR}/debian/changelog.gz
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/debian
+  COMMAND ${GZIP} -9nc ${CMAKE_SOURCE_DIR}/packaging/debian/changelog > ${CMAKE_BINARY_DIR}/debian/changelog.gz
+  DEPENDS ${CMAKE_SOURCE_DIR}/packaging/debian/changelog
+  COMMENT "Compressing the Debian changelog" VERBATIM)
+add_custom_target(semsim_debian_changelog ALL DEPENDS ${CMAKE_BINARY_DIR}/debian/changelog.gz)
+install(FILES ${CMAKE_SOURCE_DIR}/packaging/debian/copyright ${CMAKE_BINARY_DIR}/debian/changelog.gz
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
 # The .deb: shared-library dependencies computed by dpkg-shlibdeps, the programs semsim runs
 # (redis-server, gnuplot) named here because no library link reveals them.
 set(CPACK_PACKAGE_NAME semsim)

@@ -115,12 +115,15 @@ void HoldTracker::episode_instant(std::int64_t t_us, int n) {
       peak_ = n;
       ++episode_count_;
       if (episodes_.size() < max_episodes_) episodes_.push_back({t_us, t_us, false, n, witness()});
+      if (spans_.size() < Summary::kMaxEpisodeSpans) spans_.push_back({t_us, t_us, n});
     }
     peak_ = std::max(peak_, n);
     if (static_cast<std::size_t>(episode_count_) <= episodes_.size()) episodes_.back().peak_holders = peak_;
+    if (static_cast<std::size_t>(episode_count_) <= spans_.size()) spans_.back().peak_holders = peak_;
   } else if (in_episode_) {
     in_episode_ = false;
     if (static_cast<std::size_t>(episode_count_) <= episodes_.size()) episodes_.back().end_us = t_us;
+    if (static_cast<std::size_t>(episode_count_) <= spans_.size()) spans_.back().end_us = t_us;
   }
 }
 
@@ -137,6 +140,8 @@ void HoldTracker::finish(std::int64_t end_us, Summary& s) const {
     s.episodes.back().end_us = end_us;
     s.episodes.back().open = true;
   }
+  s.episode_spans = spans_;
+  if (in_episode_ && static_cast<std::size_t>(episode_count_) <= s.episode_spans.size()) s.episode_spans.back().end_us = end_us;
   s.safety = max_holders_ > limit_    ? Verdict::invalid
              : max_possible_ > limit_ ? Verdict::unknown
                                       : Verdict::valid;

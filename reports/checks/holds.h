@@ -113,6 +113,7 @@ class HoldTracker {
   std::int64_t steals_ = 0;
   std::int64_t episode_count_ = 0;
   std::vector<Episode> episodes_;
+  std::vector<EpisodeSpan> spans_;  // every episode's, up to Summary::kMaxEpisodeSpans
   bool in_episode_ = false;
   int peak_ = 0;  // of the current episode, when it is not kept in episodes_
   HoldersSeries series_;

@@ -14,6 +14,13 @@ namespace semsim {
 enum class Verdict { valid, invalid, unknown };
 std::string_view to_string(Verdict v);
 
+// Where an over-admission episode was, and its peak: the timeline jumps to each (no witness).
+struct EpisodeSpan {
+  std::int64_t start_us = 0, end_us = 0;
+  int peak_holders = 0;
+  bool operator==(const EpisodeSpan&) const = default;
+};
+
 // One hold named in a witness: who, with which semaphore identifier, since when, and how far
 // that client's clock was from true time when it was granted (client_us - true_us of the ok).
 struct HoldRef {
@@ -82,6 +89,9 @@ struct Summary {
   std::int64_t steals = 0;
   std::int64_t episode_count = 0;
   std::vector<Episode> episodes;  // the first CheckOptions::max_episodes_kept of them
+  // Every episode's span and peak, up to kMaxEpisodeSpans (24 bytes each): the timeline's jumps.
+  std::vector<EpisodeSpan> episode_spans;
+  static constexpr std::size_t kMaxEpisodeSpans = 100'000;
 
   // Fairness.
   std::int64_t fifo_inversions = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -85,6 +86,11 @@ bool draw(const Gnuplot& g, const std::string& dir, const std::string& name, con
     if (!chart_file_complete(in_dir(dir, name + extension)))
       throw OutputError("cannot write " + in_dir(dir, name + extension) + ": gnuplot left it incomplete" +
                         (ok ? std::string(" (a full disk, or a file-size limit?)") : "; its messages: " + in_dir(dir, name + ".gp.log")));
+  // Hovering a line names its series (gnuplot's own hover text is gnuplot_plot_N).
+  std::ifstream in(in_dir(dir, name + ".svg"), std::ios::binary);
+  std::stringstream svg;
+  svg << in.rdbuf();
+  write_output_file(in_dir(dir, name + ".svg"), name_svg_series(svg.str()));
   return ok;
 }
 

@@ -97,6 +97,25 @@ Gnuplot find_gnuplot(std::ostream& warn) {
   return g;
 }
 
+std::string name_svg_series(const std::string& svg) {
+  static const std::string open = "<title>gnuplot_plot_", text = "<text>", close = "</title>";
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t at; (at = svg.find(open, from)) != std::string::npos;) {
+    const std::size_t end = svg.find(close, at);
+    if (end == std::string::npos) break;
+    out.append(svg, from, at - from);
+    // The plot's key entry comes first in its group, before any of its lines or points.
+    const std::size_t t = svg.find(text, end), path = svg.find("<path", end), next = svg.find(open, end);
+    const std::size_t t_end = t == std::string::npos ? t : svg.find("</text>", t);
+    if (t != std::string::npos && t_end != std::string::npos && t < std::min(path, next))
+      out += "<title>" + svg.substr(t + text.size(), t_end - t - text.size()) + close;
+    from = end + close.size();
+  }
+  out.append(svg, from, std::string::npos);
+  return out;
+}
+
 bool chart_file_complete(const std::string& path) {
   if (path.ends_with(".png")) {
     static const std::string iend("\0\0\0\0IEND\xae\x42\x60\x82", 12);

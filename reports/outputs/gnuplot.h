@@ -31,6 +31,11 @@ bool run_gnuplot(const std::string& dir, const std::string& script);
 // nothing else, whatever `s` holds.
 std::string gnuplot_quote(const std::string& s);
 
+// An SVG gnuplot wrote, its plots' hover texts (<title>gnuplot_plot_N</title>) naming their series:
+// the key's text of the plot (as gnuplot escaped it), or no hover text for a plot without a key
+// entry (an error bar's or a shading's). Everything else unchanged.
+std::string name_svg_series(const std::string& svg);
+
 // Whether a chart file gnuplot wrote is whole: an SVG ends with </svg>, a PNG with its IEND chunk.
 // gnuplot exits 0 even when the disk filled up under it.
 bool chart_file_complete(const std::string& path);

@@ -1,6 +1,7 @@
 #include "reports/outputs/sweep_report.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -87,11 +88,35 @@ void write_table(std::ostream& out, const SweepMetric& m, const std::vector<Poin
   out << "</table>\n";
 }
 
+// A relative path as an href: every byte but [A-Za-z0-9-._~/] percent-encoded (a folder named after
+// a script variant's file may hold anything), so that it is a path, never a scheme or markup.
+std::string url_path(const std::string& path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const unsigned char c : path) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+// The link to a run's timeline.html, when the run has one beside report.html ("" if not).
+std::string timeline_href(const std::string& out_dir, const RunVerdict& v) {
+  if (v.folder.empty() || !fs::is_regular_file(fs::path(out_dir) / v.folder / "timeline.html")) return {};
+  return url_path(fs::path(v.folder).generic_string() + "/timeline.html");
+}
+
 // "3 of 10 runs"
 std::string of_runs(int k, int n) { return std::to_string(k) + " of " + std::to_string(n) + " run" + (n == 1 ? "" : "s"); }
 
 // The verdict table: one row per variant, what a reviewer asks first.
-void write_verdicts(std::ostream& out, const SweepReport& r, const std::vector<std::string>& variants, const Names& names) {
+void write_verdicts(std::ostream& out, const std::string& out_dir, const SweepReport& r, const std::vector<std::string>& variants,
+                    const Names& names) {
   // A partial sweep's verdicts are over the runs it has: said in the caption and in every "safe".
   const bool partial = !r.partial.empty();
   out << "<table id=\"verdicts\" class=verdicts>\n<caption>Verdicts" << (partial ? " (PARTIAL: not every run)" : "")
@@ -102,6 +127,7 @@ void write_verdicts(std::ostream& out, const SweepReport& r, const std::vector<s
   for (const std::string& variant : variants) {
     int n = 0, over = 0, unknown = 0, live_bad = 0, live_unknown = 0, worst = 0;
     double worst_at = 0;
+    const RunVerdict* worst_run = nullptr;
     std::map<double, std::pair<int, int>> per_value;  // value -> (over-admitting runs, runs)
     for (const RunVerdict& v : r.runs) {
       if (v.variant != variant) continue;
@@ -113,9 +139,13 @@ void write_verdicts(std::ostream& out, const SweepReport& r, const std::vector<s
       live_bad += v.liveness == Verdict::invalid;
       live_unknown += v.liveness == Verdict::unknown;
       if (v.over_admission > worst || (v.over_admission == worst && worst > 0 && v.value < worst_at))
-        worst = v.over_admission, worst_at = v.value;
+        worst = v.over_admission, worst_at = v.value, worst_run = &v;
     }
-    if (n == 0) continue;
+    if (n == 0) {  // asked for, never run: a partial sweep stopped before it
+      out << "<tr><th class=variant>" << escape_html(variant) << "</th><td class=unknown colspan=5>not run <small>("
+          << (partial ? "the sweep stopped before any run of it finished" : "no run of it was given") << ")</small></td></tr>\n";
+      continue;
+    }
     const char* safety = over ? "unsafe" : unknown ? "unknown" : "safe";
     out << "<tr><th class=variant>" << escape_html(variant) << "</th><td class=\"" << safety << "\">" << safety
         << (over || unknown ? ""
@@ -125,8 +155,12 @@ void write_verdicts(std::ostream& out, const SweepReport& r, const std::vector<s
         << (over ? "<b>" + of_runs(over, n) + "</b>" : of_runs(0, n));
     if (unknown) out << "<br><small>" << unknown << " unknown (an acquire's outcome lost)</small>";
     out << "</td><td class=num>";
-    if (worst > 0)
-      out << "<b>+" << worst << "</b> <small>at " << value_text(worst_at) << names.unit << "</small>";
+    if (worst > 0) {
+      out << "<b>+" << worst << "</b> <small>at " << value_text(worst_at) << names.unit;
+      if (const std::string href = timeline_href(out_dir, *worst_run); !href.empty())
+        out << " (<a href=\"" << href << "\">its timeline</a>)";
+      out << "</small>";
+    }
     else
       out << "none";
     out << "</td><td class=num>";
@@ -152,12 +186,65 @@ struct Section {
 
 }  // namespace
 
-std::vector<RunVerdict> run_verdicts(const std::vector<SweepRun>& runs) {
+std::vector<RunVerdict> run_verdicts(const std::vector<SweepRun>& runs, const std::vector<std::string>& folders) {
   std::vector<RunVerdict> out;
-  for (const SweepRun& r : runs)
-    out.push_back({r.variant, r.value, r.summary.over_admission, r.summary.safety, r.summary.liveness});
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const SweepRun& r = runs[i];
+    out.push_back({r.variant, r.value, r.summary.over_admission, r.summary.safety, r.summary.liveness,
+                   i < folders.size() ? folders[i] : std::string()});
+  }
   return out;
 }
+
+namespace {
+
+// Each run's seed linked to its timeline.html, by value (rows) and variant (columns); the runs that
+// over-admitted in red with how far. Nothing when no run has a timeline beside the page.
+void write_run_links(std::ostream& out, const std::string& out_dir, const SweepReport& r,
+                     const std::vector<std::string>& variants, const Names& names) {
+  std::map<double, std::map<std::string, std::string>> cells;
+  bool any = false;
+  for (const RunVerdict& v : r.runs) {
+    const std::string href = timeline_href(out_dir, v);
+    if (href.empty()) continue;
+    any = true;
+    std::string seed = fs::path(v.folder).filename().string();
+    if (seed.starts_with("seed-")) seed.erase(0, 5);
+    std::string& cell = cells[v.value][v.variant];
+    cell += (cell.empty() ? "" : " ") + std::string("<a href=\"") + href + "\"" +
+            (v.over_admission > 0 ? " class=unsafe title=\"over-admitted: +" + std::to_string(v.over_admission) + "\">" : ">") +
+            escape_html(seed) + (v.over_admission > 0 ? "<sup>+" + std::to_string(v.over_admission) + "</sup>" : "") + "</a>";
+  }
+  if (!any) return;
+  out << "<h2 id=\"runs\">Each run's timeline</h2>\n<p><small>Each run by its seed, linked to its timeline.html (who held a "
+         "permit when); in red, with how many holders above the limit, the runs that over-admitted.</small></p>\n"
+      << "<table class=runs><tr><th>" << escape_html(names.parameter) << "</th>";
+  for (const std::string& v : variants) out << "<th>" << escape_html(v) << "</th>";
+  out << "</tr>\n";
+  for (const auto& [value, by_variant] : cells) {
+    out << "<tr><td>" << value_text(value) << "</td>";
+    for (const std::string& v : variants) {
+      const auto cell = by_variant.find(v);
+      out << "<td>" << (cell == by_variant.end() ? std::string("&mdash;") : cell->second) << "</td>";
+    }
+    out << "</tr>\n";
+  }
+  out << "</table>\n";
+}
+
+// The checker's definitions beside the page (DEFINITIONS.md): the link holds wherever the folder
+// is published. "" when there is no such file to copy.
+std::string copy_definitions(const std::string& out_dir, const std::string& definitions) {
+  if (definitions.empty()) return {};
+  std::ifstream in(definitions, std::ios::binary);
+  if (!in || !fs::is_regular_file(definitions)) return {};
+  std::stringstream text;
+  text << in.rdbuf();
+  write_output_file((fs::path(out_dir) / "DEFINITIONS.md").string(), text.str());
+  return "DEFINITIONS.md";
+}
+
+}  // namespace
 
 std::string sweep_caption(const std::string& options, const std::string& parameter, int seeds) {
   const std::string context = options_caption(options, parameter);
@@ -165,7 +252,7 @@ std::string sweep_caption(const std::string& options, const std::string& paramet
 }
 
 void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
-  std::vector<std::string> variants;
+  std::vector<std::string> variants = r.variants;
   for (const PointStat& p : r.stats)
     if (std::find(variants.begin(), variants.end(), p.variant) == variants.end()) variants.push_back(p.variant);
   std::string title = "semsim compare: ";
@@ -183,9 +270,9 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
                                                      : vary)
         .push_back({&m, shape});
   }
-  const std::string definitions =
-      r.definitions.empty() ? "reports/DEFINITIONS.md in semsim's source"
-                            : "<a href=\"" + escape_html("file://" + r.definitions) + "\">the checker's definitions</a>";
+  const std::string copied = copy_definitions(out_dir, r.definitions);
+  const std::string definitions = copied.empty() ? "reports/DEFINITIONS.md in semsim's documentation"
+                                                 : "<a href=\"" + copied + "\">the checker's definitions</a> (DEFINITIONS.md beside this page)";
 
   const std::string path = (fs::path(out_dir) / "report.html").string();
   std::ostringstream out;
@@ -200,8 +287,9 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
       << "; seeds " << r.first_seed;
   if (r.seeds > 1) out << "&ndash;" << r.first_seed + static_cast<std::uint64_t>(r.seeds - 1);
   out << ". semsim " << escape_html(r.semsim_version) << " against " << escape_html(r.redis) << ".</p>\n";
+  if (!r.meaning.empty()) out << "<p class=context id=\"meaning\">" << escape_html(r.meaning) << ".</p>\n";
   if (!r.runs.empty())
-    write_verdicts(out, r, variants, names);
+    write_verdicts(out, out_dir, r, variants, names);
   else
     out << "<p id=\"verdicts\">No per-run results were given: no verdicts.</p>\n";
   out << "<p><small>Over-admission: more than the limit of clients believed they held a permit at one instant "
@@ -217,6 +305,8 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
       out << "<li><a href=\"#" << anchor(*s.metric) << "\">" << escape_html(s.metric->label) << "</a>"
           << (group == &differ ? " <small>(variants differ)</small>" : "") << "</li>\n";
   if (!same.empty() || !undefined.empty()) out << "<li><a href=\"#same\">the same everywhere</a></li>\n";
+  if (std::any_of(r.runs.begin(), r.runs.end(), [&](const RunVerdict& v) { return !timeline_href(out_dir, v).empty(); }))
+    out << "<li><a href=\"#runs\">each run's timeline</a></li>\n";
   out << "<li><a href=\"#reproduce\">reproduce</a></li><li><a href=\"#options\">run options</a></li></ul></nav>\n"
       << "<p><small>Under each chart, each cell: the mean over the runs where the metric is defined, [its 95% interval] "
     "(Student t; Wilson for the share of runs over-admitting), and n, the runs counted.</small></p>\n";
@@ -249,6 +339,7 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
           << ")</small>: undefined in every run</li>\n";
     out << "</ul>\n";
   }
+  write_run_links(out, out_dir, r, variants, names);
   out << "<h2 id=\"reproduce\">Reproduce</h2>\n<pre>" << escape_html(r.command) << "</pre>\n"
       << "<p><small>Data: compare_" << escape_html(r.parameter) << ".csv (one row per run) and compare_"
       << escape_html(r.parameter) << "_stats.csv beside this page.</small></p>\n"

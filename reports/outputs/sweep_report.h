@@ -23,8 +23,10 @@ struct RunVerdict {
   int over_admission = 0;
   Verdict safety = Verdict::valid;
   Verdict liveness = Verdict::valid;
+  std::string folder = {};  // its run folder, relative to report.html's ("": none to link)
 };
-std::vector<RunVerdict> run_verdicts(const std::vector<SweepRun>& runs);
+// `folders[i]`: runs[i]'s folder relative to report.html's (shorter: not linked).
+std::vector<RunVerdict> run_verdicts(const std::vector<SweepRun>& runs, const std::vector<std::string>& folders = {});
 
 struct SweepReport {
   std::string parameter;       // skew, delay, clients, timeout, ...
@@ -39,8 +41,14 @@ struct SweepReport {
   std::vector<PointStat> stats;
   std::vector<RunVerdict> runs;  // every run: the verdict table (without them, the page has none)
   std::string caption;           // the context line the charts carry (sweep_caption)
-  std::string definitions;       // where reports/DEFINITIONS.md is, for links ("" : not linked)
+  // Where reports/DEFINITIONS.md is: copied beside report.html and linked there, so that the link
+  // holds in a published copy of the folder ("" or no such file: named, not linked).
+  std::string definitions;
   std::string partial = {};    // set when the sweep is partial: what the page says first, and its verdict table too
+  // The variants asked for, in order: one verdict row each, "not run" for a variant without a run
+  // (a partial sweep). Empty: those of `stats`.
+  std::vector<std::string> variants = {};
+  std::string meaning = {};  // what a value of the parameter stands for (sweep_parameter.h), said under the context
 };
 
 // The one-line context of a sweep's charts, from its common options as run.ini lists them
@@ -48,7 +56,7 @@ struct SweepReport {
 // 2 seeds per point". The swept parameter is left out (it is the x axis).
 std::string sweep_caption(const std::string& options, const std::string& parameter, int seeds);
 
-// Writes OUT_DIR/report.html, inlining OUT_DIR/compare_METRIC.svg where it exists (a chart that
+// Writes OUT_DIR/report.html (and OUT_DIR/DEFINITIONS.md, above), inlining OUT_DIR/compare_METRIC.svg where it exists (a chart that
 // was not drawn, --no-charts or gnuplot missing, is left out and the page says so). Throws
 // std::runtime_error if the page cannot be written.
 void write_sweep_report(const std::string& out_dir, const SweepReport& report);

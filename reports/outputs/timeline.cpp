@@ -21,8 +21,10 @@ namespace semsim {
 
 namespace {
 
-// Hold flags, as the page's script reads them.
+// Hold flags, as the page's script reads them. Above them, from bit kVoteShift, the masters that
+// voted for the permit (bit m - 1 for master m; a multi-master run's acquire or refresh ok).
 enum : int { kPossible = 1, kWitness = 2, kMerged = 4, kOpen = 8 };
+constexpr int kVoteShift = 4;
 
 // No instant (no invoke yet, no lease): below every true_us a history can hold (run_rows.h).
 constexpr std::int64_t kNone = INT64_MIN;
@@ -53,6 +55,7 @@ struct Row {
   struct Open {
     std::string identifier;
     std::int64_t since, lease_from, refresh_invoked = kNone;
+    int votes = 0;  // flags: the masters that voted for it
   };
   std::vector<Open> open;
   std::vector<std::int64_t> acquire_invokes;
@@ -62,7 +65,31 @@ struct ServerMark {
   Op kind;
   std::int64_t a, b;  // a span, or a == b for an instant
   std::string detail;
+  int master = 0;  // the master it happened to (master=K), 0: the one Redis
 };
+
+// A master's lane (runs over several masters): what happened to it, as [a, b) or an instant.
+struct MasterMark {
+  int master;
+  std::string kind;  // an Op's name, or "cut" (a client's links to it cut)
+  std::int64_t a, b;
+  std::string detail;
+};
+
+// "1,2,3" -> the vote bits of masters 1, 2 and 3 (flags); masters outside 1..kMaxRunMasters and
+// words that are not numbers are left out (a history's detail is not trusted).
+int vote_bits(const std::optional<std::string>& list) {
+  int bits = 0;
+  if (!list) return 0;
+  std::size_t i = 0;
+  while (i < list->size()) {
+    const std::size_t j = std::min(list->find(',', i), list->size());
+    const std::string item = list->substr(i, j - i);
+    if (item.size() == 1 && item[0] >= '1' && item[0] <= '0' + kMaxRunMasters) bits |= 1 << (item[0] - '1' + kVoteShift);
+    i = j + 1;
+  }
+  return bits;
+}
 
 // A detail as history.csv holds it (append_csv_field writes a line break as a space), so that a
 // page streamed from a run is the page of its file.
@@ -102,7 +129,7 @@ void merge_holds(Row& r, std::int64_t gap) {
       Hold& m = out.back();
       m.b = std::max(m.b, h.b);
       m.count += h.count;
-      m.flags |= (h.flags & (kWitness | kOpen)) | kMerged;
+      m.flags |= (h.flags & ~(kPossible | kMerged)) | kMerged;  // witness, open, votes
       m.lease = -1;
       continue;
     }
@@ -142,6 +169,9 @@ struct TimelineBuilder::State {
   std::map<int, Row> rows;
   std::vector<ServerMark> server;
   std::vector<std::int64_t> stale;  // t, believers Redis no longer counted
+  int masters = 1, quorum = 1;       // the run row's (several masters: Redlock)
+  std::vector<MasterMark> master_marks;
+  std::map<std::pair<int, int>, std::int64_t> cuts;  // (client, master) -> since: links cut now
 };
 
 TimelineBuilder::TimelineBuilder(int max_clients) : state_(std::make_unique<State>(max_clients)) {}
@@ -166,14 +196,46 @@ void TimelineBuilder::add(const Event& e) {
         return 0;
       }
     };
+    const int master = static_cast<int>(std::clamp<std::int64_t>(number("master"), 0, kMaxRunMasters));
     if (e.op == Op::sample) {
       if (const std::int64_t n = number("stale"); n > 0) st.stale.insert(st.stale.end(), {t, n});
     } else if (e.op == Op::redis_pause) {
-      st.server.push_back({e.op, t, t + number("length_us"), std::move(detail)});
+      st.server.push_back({e.op, t, t + number("length_us"), std::move(detail), master});
     } else if (e.op == Op::failover) {
-      st.server.push_back({e.op, t - number("lag_us"), t, std::move(detail)});
+      st.server.push_back({e.op, t - number("lag_us"), t, std::move(detail), master});
+    } else if (e.op == Op::redis_restart) {  // down until t + down_us (0: back at once)
+      st.server.push_back({e.op, t, t + std::max<std::int64_t>(0, number("down_us")), std::move(detail), master});
     } else {
-      st.server.push_back({e.op, t, t, std::move(detail)});
+      st.server.push_back({e.op, t, t, std::move(detail), master});
+    }
+    return;
+  }
+  if (e.op == Op::run && e.phase == Phase::info) {
+    try {
+      const KeyValues kv = KeyValues::parse(as_written(e.detail));
+      st.masters = static_cast<int>(std::clamp<std::int64_t>(kv.get_int("masters").value_or(1), 1, kMaxRunMasters));
+      st.quorum = static_cast<int>(std::clamp<std::int64_t>(kv.get_int("quorum").value_or(1), 1, kMaxRunMasters));
+    } catch (const std::invalid_argument&) {
+    }
+    return;
+  }
+  // A client's links to some masters cut, and whole again: on those masters' lanes, whoever the client.
+  if ((e.op == Op::partition || e.op == Op::heal) && e.client > 0) {
+    std::optional<std::string> list;
+    try {
+      list = KeyValues::parse(as_written(e.detail)).get("masters");
+    } catch (const std::invalid_argument&) {
+    }
+    const int bits = vote_bits(list) >> kVoteShift;
+    for (int m = 1; m <= kMaxRunMasters; ++m) {
+      if (!(bits & (1 << (m - 1)))) continue;
+      const auto key = std::make_pair(e.client, m);
+      if (e.op == Op::partition) {
+        st.cuts.try_emplace(key, t);
+      } else if (const auto it = st.cuts.find(key); it != st.cuts.end()) {
+        st.master_marks.push_back({m, "cut", it->second, t, "client " + std::to_string(e.client)});
+        st.cuts.erase(it);
+      }
     }
     return;
   }
@@ -188,9 +250,19 @@ void TimelineBuilder::add(const Event& e) {
       if (h.identifier == e.identifier) return &h;
     return nullptr;
   };
+  // The masters that voted for this acquire's or refresh's permit (several masters only).
+  const auto votes = [&]() -> int {
+    if (st.masters < 2) return 0;
+    try {
+      const KeyValues kv = KeyValues::parse(as_written(e.detail));
+      return vote_bits(kv.get("granted")) | vote_bits(kv.get("reacquired"));
+    } catch (const std::invalid_argument&) {
+      return 0;
+    }
+  };
   const auto end_hold = [&] {  // the permit the row names, and what the client possibly holds
     if (Row::Open* h = held()) {
-      r.holds.push_back({h->since, t, h->lease_from, 0, 1});
+      r.holds.push_back({h->since, t, h->lease_from, h->votes, 1});
       *h = std::move(r.open.back());
       r.open.pop_back();
     }
@@ -211,7 +283,7 @@ void TimelineBuilder::add(const Event& e) {
         if (!r.acquire_invokes.empty()) r.acquire_invokes.erase(r.acquire_invokes.begin());
         if (e.phase == Phase::ok) {
           end_maybe();
-          if (!held()) r.open.push_back({e.identifier, t, invoked});
+          if (!held()) r.open.push_back({e.identifier, t, invoked, kNone, votes()});
         } else if (e.phase == Phase::info && !r.maybe) {
           r.maybe = true;
           r.maybe_since = t;
@@ -221,13 +293,15 @@ void TimelineBuilder::add(const Event& e) {
     case Op::refresh:
       if (Row::Open* h = held(); h && e.phase == Phase::invoke) h->refresh_invoked = t;
       if (Row::Open* h = held(); h && e.phase == Phase::ok && h->refresh_invoked != kNone) h->lease_from = h->refresh_invoked;
+      if (Row::Open* h = held(); h && e.phase == Phase::ok)
+        if (const int v = votes()) h->votes = v;  // the masters its lease now stands on
       if (e.phase == Phase::fail) end_hold();
       break;
     case Op::release:
       if (e.phase == Phase::invoke) end_hold();
       break;
     case Op::crash:
-      for (const Row::Open& h : r.open) r.holds.push_back({h.since, t, h.lease_from, 0, 1});
+      for (const Row::Open& h : r.open) r.holds.push_back({h.since, t, h.lease_from, h.votes, 1});
       r.open.clear();
       r.acquire_invokes.clear();
       end_maybe();
@@ -274,7 +348,7 @@ void TimelineBuilder::write(const std::string& html_path, const Summary& s, std:
     if (const auto it = st.rows.find(c.client); it != st.rows.end()) r = std::move(it->second);
     r.offset_ms = c.mean_offset_ms;
     // Whatever is still open runs to the end of the history.
-    for (const Row::Open& h : r.open) r.holds.push_back({h.since, t0 + span, h.lease_from, kOpen, 1});
+    for (const Row::Open& h : r.open) r.holds.push_back({h.since, t0 + span, h.lease_from, kOpen | h.votes, 1});
     if (r.maybe) r.holds.push_back({r.maybe_since, t0 + span, kNone, kPossible | kOpen, 1});
     if (r.paused) r.pauses.insert(r.pauses.end(), {r.pause_since, t0 + span});
     // By start (they were kept by end): a client's holds may overlap, and merging reads them in order.
@@ -293,11 +367,25 @@ void TimelineBuilder::write(const std::string& html_path, const Summary& s, std:
   const int hidden = static_cast<int>(s.per_client.size()) - static_cast<int>(rows.size());
   std::vector<std::int64_t> stale = std::move(st.stale);
   for (std::size_t i = 0; i < stale.size(); i += 2) stale[i] -= t0;
-  std::vector<ServerMark> server = std::move(st.server);
+  // Faults of one master go on its lane (several masters), those of the one Redis across the rows.
+  std::vector<ServerMark> server;
+  std::vector<MasterMark> masters = std::move(st.master_marks);
+  for (const auto& [key, since] : st.cuts) masters.push_back({key.second, "cut", since, t0 + span, "client " + std::to_string(key.first)});
+  for (ServerMark& m : st.server) {
+    if (st.masters > 1 && m.master >= 1 && m.master <= st.masters)
+      masters.push_back({m.master, std::string(to_string(m.kind)), m.a, m.b, std::move(m.detail)});
+    else
+      server.push_back(std::move(m));
+  }
   for (ServerMark& m : server) {
     m.a = std::max<std::int64_t>(0, m.a - t0);  // a failover's lost writes: not before the history
     m.b -= t0;
   }
+  for (MasterMark& m : masters) {
+    m.a = std::max<std::int64_t>(0, m.a - t0);
+    m.b -= t0;
+  }
+  std::stable_sort(masters.begin(), masters.end(), [](const MasterMark& a, const MasterMark& b) { return a.a < b.a; });
 
   // Too many holds for a page: merge those of one client closer than the smallest gap that keeps
   // the page under max_bars bars (the gap is said on the page).
@@ -308,18 +396,24 @@ void TimelineBuilder::write(const std::string& html_path, const Summary& s, std:
     for (auto& [id, r] : rows) merge_holds(r, gap);
   }
 
-  // Over-admission episodes to jump to: the kept ones exactly, then those the holders series shows
-  // after the last kept one (to its bucket).
+  // Over-admission episodes to jump to: every one the Summary spans exactly (else the kept ones),
+  // then, past as many as it holds, those the holders series shows (to its bucket).
   std::vector<std::int64_t> episodes;  // a, b, peak
-  for (const Episode& ep : s.episodes) episodes.insert(episodes.end(), {ep.start_us - t0, ep.end_us - t0, ep.peak_holders});
-  const std::int64_t after = s.episodes.empty() ? INT64_MIN : s.episodes.back().end_us;
+  std::int64_t after = INT64_MIN;
+  if (!s.episode_spans.empty()) {
+    for (const EpisodeSpan& ep : s.episode_spans) episodes.insert(episodes.end(), {ep.start_us - t0, ep.end_us - t0, ep.peak_holders});
+    after = static_cast<std::int64_t>(s.episode_spans.size()) < s.episode_count ? s.episode_spans.back().end_us : INT64_MAX;
+  } else {
+    for (const Episode& ep : s.episodes) episodes.insert(episodes.end(), {ep.start_us - t0, ep.end_us - t0, ep.peak_holders});
+    if (!s.episodes.empty()) after = s.episodes.back().end_us;
+  }
   for (std::size_t i = 0; i < s.holders.size(); ++i) {
     if (s.holders[i].max_holders <= s.limit) continue;
     std::size_t j = i;
     int peak = s.holders[i].max_holders;
     while (j + 1 < s.holders.size() && s.holders[j + 1].max_holders > s.limit) peak = std::max(peak, s.holders[++j].max_holders);
     const std::int64_t a = s.holders[i].t_us, b = j + 1 < s.holders.size() ? s.holders[j + 1].t_us : s.end_us;
-    if (a > after) episodes.insert(episodes.end(), {a - t0, b - t0, peak});
+    if (after != INT64_MAX && a > after) episodes.insert(episodes.end(), {a - t0, b - t0, peak});
     i = j;
   }
 
@@ -344,6 +438,11 @@ void TimelineBuilder::write(const std::string& html_path, const Summary& s, std:
   for (std::size_t i = 0; i < server.size(); ++i)
     d += std::string(i ? "," : "") + "[" + json_string(to_string(server[i].kind)) + "," + std::to_string(server[i].a) + "," +
          std::to_string(server[i].b) + "," + json_string(server[i].detail) + "]";
+  d += "],\"masters\":" + std::to_string(st.masters > 1 ? st.masters : 0) + ",\"quorum\":" + std::to_string(st.quorum) +
+       ",\"master_marks\":[";
+  for (std::size_t i = 0; i < masters.size(); ++i)
+    d += std::string(i ? "," : "") + "[" + std::to_string(masters[i].master) + "," + json_string(masters[i].kind) + "," +
+         std::to_string(masters[i].a) + "," + std::to_string(masters[i].b) + "," + json_string(masters[i].detail) + "]";
   d += "],\"rows\":[";
   bool first = true;
   for (const auto& [id, r] : rows) {

@@ -14,7 +14,9 @@
 // Zoom with the wheel (or +/-), pan by dragging (or the arrow keys), brush a range on the holders
 // lane to zoom to it; "first / next over-admission" jump to each episode and zoom to it. Ticks
 // are at round steps (1, 2, 5 x 10^k) with their unit. At most `max_clients` rows (the lowest
-// ids; the page says how many were left out). Holds are kept exactly up to `max_bars`; beyond,
+// ids; the page says how many were left out): every row is labelled, and the bars are drawn for the
+// rows in sight, so that a redraw costs what a screen shows. Runs over several masters get a lane
+// per master above the clients (its faults, the clients cut from it, the permits it voted for). Holds are kept exactly up to `max_bars`; beyond,
 // holds of one client closer than a gap merge (the page says how close), so the page stays small.
 //
 // The page is built from the events as they come, the way the Checker judges them: `semsim run`
@@ -31,11 +33,14 @@
 
 namespace semsim {
 
+// Rows a page draws: every client of a run up to this many (a label each, bars for those in sight).
+inline constexpr int kTimelineMaxClients = 2000;
+
 class TimelineBuilder {
  public:
   // Keeps what it needs for the rows of at most `max_clients` clients (those the page will draw,
   // and a bounded number of candidates), so its memory does not grow with the number of clients.
-  explicit TimelineBuilder(int max_clients = 200);
+  explicit TimelineBuilder(int max_clients = kTimelineMaxClients);
   ~TimelineBuilder();
   TimelineBuilder(const TimelineBuilder&) = delete;
   TimelineBuilder& operator=(const TimelineBuilder&) = delete;
@@ -56,6 +61,6 @@ class TimelineBuilder {
 
 // The page of a history file: reads it into a TimelineBuilder.
 void write_timeline_html(const std::string& history_path, const std::string& html_path,
-                         const Summary& s, int max_clients = 200, std::size_t max_bars = 200'000);
+                         const Summary& s, int max_clients = kTimelineMaxClients, std::size_t max_bars = 200'000);
 
 }  // namespace semsim

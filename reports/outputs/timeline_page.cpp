@@ -23,7 +23,7 @@ button.over{border-color:#a11;color:#8e1b10;font-weight:600}button.over:disabled
 .legend span{display:inline-flex;align-items:center}
 .legend svg{vertical-align:middle;margin-right:4px}
 #top{position:sticky;top:0;background:#fff;z-index:2;border-bottom:1px solid #ccc}
-#rowsbox{padding:0 0 8px}
+#rowsbox{padding:0 0 8px;position:relative}#labels{position:absolute;left:0;top:0}
 svg text{font:11px ui-monospace,monospace;fill:#1a1a1a}
 svg .tick text{font:11px system-ui,sans-serif}
 svg .lane-label{font:11px system-ui,sans-serif;fill:#333}
@@ -44,6 +44,8 @@ constexpr const char* kScript = R"JS(
 const D = JSON.parse(document.getElementById('data').textContent);
 const NS = 'http://www.w3.org/2000/svg';
 const ROW = D.rows.length > 60 ? 13 : 17, LANE = 64, AXIS = 30, SAMPLES = D.stale.length ? 10 : 0, RIGHT = 28;
+// Several masters (Redlock): a lane each above the clients, MLANE high.
+const MLANE = 48, MH = D.masters ? D.masters * MLANE + 10 : 0, H_ROWS = MH + D.rows.length * ROW + 6;
 const axisSvg = document.getElementById('axis'), plotSvg = document.getElementById('plot');
 const labelChars = Math.max(...D.rows.map(r => ('client ' + r.id).length + offsetText(r.offset_ms).length + 2), 22);
 const L = Math.round(labelChars * 6.8 + 14);
@@ -121,33 +123,59 @@ function drawAxis() {
     const c0 = Math.max(0, Math.floor(x(a) - L)), c1 = Math.min(cols.length, Math.max(c0 + 1, Math.ceil(x(b) - L)));
     for (let c = c0; c < c1; c++) if (n > cols[c]) cols[c] = n;
   }
+  // Blue up to the limit as one path; red above it a mark each with its count, or one path when
+  // there are too many to hover apart.
+  let blue = '';
+  const reds = [];
   for (let c = 0; c < cols.length;) {
     let e = c + 1;
     while (e < cols.length && cols[e] === cols[c]) e++;
     const n = cols[c];
     if (n > 0) {
       const under = Math.min(n, D.limit);
-      s.append(rect(L + c, yOf(under), e - c, (top + LANE - yOf(under)), {fill: '#1f4e9a'}));
-      if (n > D.limit) s.append(rect(L + c, yOf(n), e - c, yOf(D.limit) - yOf(n), {fill: '#c0392b'},
-                                     n + ' holders, limit ' + D.limit));
+      blue += 'M' + (L + c) + ',' + yOf(under).toFixed(1) + 'h' + (e - c) + 'V' + (top + LANE) + 'h' + (c - e) + 'z';
+      if (n > D.limit) reds.push([c, e, n]);
     }
     c = e;
   }
+  if (blue) s.append(el('path', {d: blue, fill: '#1f4e9a'}));
+  if (reds.length > 200)
+    s.append(el('path', {d: reds.map(([c, e, n]) => 'M' + (L + c) + ',' + yOf(n).toFixed(1) + 'h' + (e - c) + 'V' + yOf(D.limit).toFixed(1) +
+                                                  'h' + (c - e) + 'z').join(''), fill: '#c0392b'},
+                'more than the limit (' + D.limit + ') held: zoom in for the count at each moment'));
+  else for (const [c, e, n] of reds) s.append(rect(L + c, yOf(n), e - c, yOf(D.limit) - yOf(n), {fill: '#c0392b'}, n + ' holders, limit ' + D.limit));
   s.append(el('line', {x1: L, x2: W - RIGHT, y1: yOf(D.limit), y2: yOf(D.limit), stroke: '#000', 'stroke-dasharray': '5,3',
                        'stroke-width': 1.5}),
            el('text', {class: 'lane-label', x: 6, y: top + 12}, '', 'holders (max ' + D.max_holders + ')'),
            el('text', {class: 'lane-label', x: 6, y: yOf(D.limit) + 4}, '', 'limit ' + D.limit + ' - - -'));
-  // Over-admission episodes on the lane: at least 3 px wide, so that a 10 ms steal in a long run shows.
-  for (const [a, b, peak] of EP) {
-    if (b < v0 || a > v1) continue;
+  // Over-admission episodes on the lane: at least 3 px wide, so that a 10 ms steal in a long run
+  // shows; those that would touch are one mark, which says how many it stands for.
+  let mark = null;
+  const putMark = () => {
+    if (mark) s.append(rect(mark.x0, top + LANE + 1, mark.x1 - mark.x0, 5, {fill: '#c0392b'}, mark.n > 1
+      ? mark.n + ' over-admissions within [' + ms(mark.a) + ', ' + ms(mark.b) + '), up to ' + mark.peak + ' holders'
+      : 'over-admission [' + ms(mark.a) + ', ' + ms(mark.b) + '), ' + mark.peak + ' holders'));
+    mark = null;
+  };
+  for (let e = Math.max(0, lowerBound(EPA, 1, v0) - 1); e < EP.length && EP[e][0] <= v1; e++) {
+    const [a, b, peak] = EP[e];
+    if (b < v0) continue;
     const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 3);
-    s.append(rect(x0, top + LANE + 1, x1 - x0, 5, {fill: '#c0392b'}, 'over-admission [' + ms(a) + ', ' + ms(b) + '), ' + peak + ' holders'));
+    if (mark && x0 <= mark.x1 + 0.5) { mark.x1 = Math.max(mark.x1, x1); mark.b = b; mark.n++; mark.peak = Math.max(mark.peak, peak); continue; }
+    putMark();
+    mark = {x0, x1, a, b, peak, n: 1};
   }
-  // Samples where clients believed in permits Redis no longer counted.
-  for (let i = lowerBound(D.stale, 2, v0) * 2; i < D.stale.length && D.stale[i] <= v1; i += 2) {
+  putMark();
+  // Samples where clients believed in permits Redis no longer counted; those within 4 px one mark.
+  for (let i = lowerBound(D.stale, 2, v0) * 2; i < D.stale.length && D.stale[i] <= v1;) {
     const px = x(D.stale[i]);
-    s.append(el('path', {d: 'M' + (px - 4).toFixed(1) + ',' + (AXIS + 2) + 'h8l-4,7z', fill: '#a04e00'}, 'sample at ' + ms(D.stale[i]) +
-                ': ' + D.stale[i + 1] + ' client(s) believed in a permit Redis no longer counted'));
+    let j = i + 2, most = D.stale[i + 1];
+    while (j < D.stale.length && D.stale[j] <= v1 && x(D.stale[j]) - px < 4) { most = Math.max(most, D.stale[j + 1]); j += 2; }
+    const k = (j - i) / 2;
+    s.append(el('path', {d: 'M' + (px - 4).toFixed(1) + ',' + (AXIS + 2) + 'h8l-4,7z', fill: '#a04e00'}, k > 1
+      ? k + ' samples within [' + ms(D.stale[i]) + ', ' + ms(D.stale[j - 2]) + ']: up to ' + most + ' client(s) believed in a permit Redis no longer counted'
+      : 'sample at ' + ms(D.stale[i]) + ': ' + D.stale[i + 1] + ' client(s) believed in a permit Redis no longer counted'));
+    i = j;
   }
   s.append(drawFaults(top - 2, H, true));
   if (brush) s.append(rect(Math.min(brush.x0, brush.x1), top, Math.abs(brush.x1 - brush.x0), LANE,
@@ -177,19 +205,128 @@ function drawFaults(y0, y1, named) {
   return s;
 }
 
-function drawRows() {
-  const H = D.rows.length * ROW + 6, few = EP.filter(([a, b]) => b >= v0 && a <= v1).length <= 20;
-  const s = document.createDocumentFragment();
+// The labels of every row and master lane, drawn once: every client of the run is named on the
+// page (a witness is never off it), while the bars are drawn for the rows in sight only. The labels
+// are an SVG of their own, over the plot's left margin: a redraw of the bars lays out the bars alone.
+const labels = document.getElementById('labels'), bars = el('g', {id: 'bars'});
+(function () {
+  for (let m = 1; m <= D.masters; m++)
+    labels.append(el('text', {x: 6, y: (m - 1) * MLANE + MLANE / 2 + 6, 'font-weight': 600}, '', 'master ' + m));
   D.rows.forEach((r, i) => {
-    const y = i * ROW + 2, bh = ROW - 4;
+    const y = MH + i * ROW + 2, bh = ROW - 4;
+    labels.append(el('text', {x: 6, y: y + bh - 2}, '', 'client ' + r.id),
+                  el('text', {x: L - 8, y: y + bh - 2, 'text-anchor': 'end', fill: '#444'},
+                     'mean clock offset at its acquires (client - true time)', offsetText(r.offset_ms)));
+  });
+  plotSvg.setAttribute('height', H_ROWS);
+  plotSvg.append(bars);
+  labels.setAttribute('width', L);
+  labels.setAttribute('height', H_ROWS);
+})();
+
+// The rows in sight (and a screen around them): [first, end).
+function rowsInSight() {
+  const top = plotSvg.getBoundingClientRect().top, margin = window.innerHeight / 2;
+  const y0 = -top - margin - MH, y1 = window.innerHeight - top + margin - MH;
+  return [Math.max(0, Math.floor(y0 / ROW)), Math.min(D.rows.length, Math.ceil(y1 / ROW) + 1)];
+}
+
+const PALETTE = ['#1f4e9a', '#2a7d4f', '#b4531f', '#6a4c93', '#8d6e1f', '#1f7a8c'];
+function byText(detail) { const m = /by_us=(-?\d+)/.exec(detail); return m ? +m[1] : 0; }
+// Each master's lane: up unless marked; down (restarted, back at b), paused, its failover's lost
+// writes, its clock's jumps, the clients cut from it; and the permits it voted for, stacked.
+function drawMasters(s) {
+  if (!D.masters) return;
+  const votes = Array.from({length: D.masters}, () => []);
+  D.rows.forEach(r => {
+    const h = r.holds, n = h.length / 5;
+    for (let k = Math.max(0, lowerBound(h, 5, v0) - 1); k < n && h[5 * k] < v1; k++) {
+      const a = h[5 * k], b = h[5 * k + 1], bits = h[5 * k + 3] >> 4;
+      if (b < v0 || !bits) continue;
+      for (let m = 0; m < D.masters; m++) if (bits & (1 << m)) votes[m].push([a, b, r.id, h[5 * k + 4]]);
+    }
+  });
+  for (let m = 1; m <= D.masters; m++) {
+    const y = (m - 1) * MLANE + 2, h = MLANE - 4, name = 'master ' + m;
+    s.append(rect(L, y, W - RIGHT - L, h, {fill: '#eef6ef', stroke: '#cfe3d3'}, name + ': up (where nothing else is marked)'));
+    // Votes: each permit it voted for, from the grant to the end of the hold, in the first free slot.
+    // Bands: the marks' words on top, the votes in the middle, the cuts at the bottom.
+    const slots = [], list = votes[m - 1].sort((p, q) => p[0] - q[0]), vh = h - 21, vy = y + 12;
+    for (const [a, b] of list) {
+      let k = slots.findIndex(end => end <= a);
+      if (k < 0) { k = slots.length; slots.push(b); } else slots[k] = b;
+    }
+    const depth = Math.max(1, Math.min(slots.length, 4)), sh = vh / depth;
+    slots.length = 0;
+    for (const [a, b, client, count] of list) {
+      let k = slots.findIndex(end => end <= a);
+      if (k < 0) { k = slots.length; slots.push(b); } else slots[k] = b;
+      k = Math.min(k, depth - 1);
+      const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 1.5), yy = vy + k * sh;
+      s.append(rect(x0, yy, x1 - x0, sh - 1, {fill: PALETTE[client % PALETTE.length], 'fill-opacity': 0.8},
+                    name + ' voted for client ' + client + (count > 1 ? '\'s permits (' + count + ' holds) within [' : '\'s permit, held [') +
+                    ms(a) + ', ' + ms(b) + ')'));
+      if (x1 - x0 > 60 && sh >= 10)
+        s.append(el('text', {x: (x0 + 3).toFixed(1), y: (yy + sh / 2 + 3.5).toFixed(1), fill: '#fff'}, '', 'client ' + client));
+    }
+    for (const [mm, kind, a, b, detail] of D.master_marks) {
+      if (mm !== m || b < v0 || a > v1) continue;
+      const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 2), inside = x1 - x0 > 50;
+      const said = detail ? ' (' + detail + ')' : '';
+      if (kind === 'cut') {
+        s.append(rect(x0, y + h - 8, x1 - x0, 7, {fill: '#e8912d', 'fill-opacity': 0.5, stroke: '#b4531f', 'stroke-dasharray': '3,2'},
+                      name + ': cut from ' + detail + ' [' + ms(a) + ', ' + ms(b) + '): messages either way lost'));
+        if (inside) s.append(el('text', {x: (x0 + 3).toFixed(1), y: y + 10, fill: '#8a3d0c'}, '', 'cut from ' + detail));
+      } else if (kind === 'redis_restart') {
+        const empty = /lost_since_us=|persistence=none/.test(detail);
+        if (b > a) {
+          s.append(rect(x0, y, x1 - x0, h, {fill: '#555', 'fill-opacity': 0.45}, name + ': down [' + ms(a) + ', ' + ms(b) + ')' + said));
+          if (inside) s.append(el('text', {x: (x0 + 3).toFixed(1), y: y + 11, fill: '#000'}, '', 'down'));
+        }
+        const px = x(b);
+        if (px >= L && px <= W - RIGHT) {
+          s.append(el('line', {x1: px.toFixed(1), x2: px.toFixed(1), y1: y - 1, y2: y + h + 1, stroke: '#000', 'stroke-width': 2.5},
+                      name + ': restarted at ' + ms(b) + (empty ? ', empty: without the writes it had lost' : '') + said));
+          s.append(el('text', {x: (Math.min(px, W - RIGHT - 100) + 3).toFixed(1), y: y + 11, fill: '#000'}, '', empty ? 'restarted empty' : 'restarted'));
+        }
+      } else if (kind === 'server_jump') {
+        const px = x(a), by = byText(detail);
+        if (px < L || px > W - RIGHT) continue;
+        s.append(el('path', {d: 'M' + (px - 6).toFixed(1) + ',' + (y + h) + 'h12l-6,' + (-h) + 'z', fill: '#7b3f9e'},
+                    name + '\'s clock jumped ' + (by >= 0 ? '+' : '') + ms(by) + ' at ' + ms(a) + ': its keys\' expiries moved by as much'));
+        s.append(el('text', {x: (Math.min(px, W - RIGHT - 110) + 8).toFixed(1), y: y + 11, fill: '#5b2a7e'}, '',
+                    'clock ' + (by >= 0 ? '+' : '\u2212') + fmtIn(Math.abs(by), Math.abs(by) / 10 || 1, Math.abs(by) || 1)));
+      } else {  // redis_pause, failover, disconnect
+        const what = kind === 'redis_pause' ? 'paused' : kind === 'failover' ? 'failover: writes lost' : kind;
+        if (b > a) s.append(rect(x0, y, x1 - x0, h, {fill: 'url(#fault)', stroke: '#a04e00'}, name + ': ' + what + ' [' + ms(a) + ', ' + ms(b) + ')' + said));
+        else s.append(el('line', {x1: x0.toFixed(1), x2: x0.toFixed(1), y1: y, y2: y + h, stroke: '#a04e00', 'stroke-width': 2}, name + ': ' + what + ' at ' + ms(a) + said));
+        if (inside || b === a) s.append(el('text', {x: (x0 + 3).toFixed(1), y: y + 11, fill: '#a04e00'}, '', what));
+      }
+    }
+  }
+  s.append(el('line', {x1: 0, x2: W, y1: MH - 5, y2: MH - 5, stroke: '#888'}));
+}
+
+function drawRows(sight) {
+  const H = H_ROWS, few = EP.filter(([a, b]) => b >= v0 && a <= v1).length <= 20;
+  const s = document.createDocumentFragment();
+  drawMasters(s);
+  const [first, end] = sight;
+  D.rows.slice(first, end).forEach((r, j) => {
+    const i = first + j, y = MH + i * ROW + 2, bh = ROW - 4;
     if (i % 2) s.append(rect(0, y - 1, W, ROW, {fill: '#f3f4f6'}));
-    s.append(el('text', {x: 6, y: y + bh - 2}, '', 'client ' + r.id),
-             el('text', {x: L - 8, y: y + bh - 2, 'text-anchor': 'end', fill: '#444'},
-                'mean clock offset at its acquires (client - true time)', offsetText(r.offset_ms)));
     // Holds, merged where closer than a pixel; the part past a lease hatched red.
     const h = r.holds, n = h.length / 5;
     let k = Math.max(0, lowerBound(h, 5, v0) - 1), run = null;
     const past = document.createDocumentFragment();
+    // A row with many holds in sight draws its bars as one path per look, not an element each: the
+    // redraw stays fast at a whole minute of 1,000 clients; zoomed in, each bar has its hover text.
+    const inSight = lowerBound(h, 5, v1) - k, dense = inSight > 12, paths = new Map();
+    const bar = (x0, w, attrs, title, into) => {
+      if (!dense) { into.append(rect(x0, y, w, bh, attrs, title)); return; }
+      const key = JSON.stringify(attrs), wd = Math.max(w, 0).toFixed(1);
+      paths.set(key, (paths.get(key) || '') + 'M' + x0.toFixed(1) + ',' + y + 'h' + wd + 'v' + bh + 'h-' + wd + 'z');
+    };
     const flush = () => {
       if (!run) return;
       const fill = run.flags & 1 ? {fill: '#fff', stroke: '#1f4e9a', 'stroke-dasharray': '3,2'} : {fill: '#1f4e9a'};
@@ -197,17 +334,29 @@ function drawRows() {
                  : (run.flags & 1 ? 'may hold (acquire outcome unknown) [' : 'holds [') +
                    ms(run.a) + ', ' + ms(run.b) + ')' + (run.flags & 8 ? ' (to the end)' : '') +
                    (run.lease >= 0 ? '; lease to ' + ms(run.lease) + ' (invoke + timeout)' : '') +
-                   (run.flags & 2 ? '; named in the witness of an over-admission' : '');
-      s.append(rect(run.x0, y, run.x1 - run.x0, bh, fill, 'client ' + r.id + ': ' + what));
-      // The part held while more than `limit` held: red.
-      if (!(run.flags & 1))
+                   (run.flags & 2 ? '; named in the witness of an over-admission' : '') +
+                   (run.flags >> 4 ? '; votes from ' + mastersText(run.flags >> 4) : '');
+      bar(run.x0, run.x1 - run.x0, fill, 'client ' + r.id + ': ' + what, s);
+      // The part held while more than `limit` held: red, episodes closer than a pixel as one mark.
+      if (!(run.flags & 1)) {
+        let red = null;
+        const put = () => {
+          if (!red) return;
+          bar(red.x0, red.x1 - red.x0, {fill: '#c0392b'}, 'client ' + r.id + ' held while ' +
+              (red.n > 1 ? 'more than the limit (' + D.limit + ') held, in ' + red.n + ' over-admissions within ['
+                         : red.peak + ' held (limit ' + D.limit + '): [') + ms(red.a) + ', ' + ms(red.b) + ')', s);
+          red = null;
+        };
         for (let e = Math.max(0, lowerBound(EPA, 1, run.a) - 1); e < EP.length && EP[e][0] < run.b; e++) {
           const a = Math.max(EP[e][0], run.a), b = Math.min(EP[e][1], run.b);
           if (b <= a) continue;
           const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 1.5);
-          s.append(rect(x0, y, x1 - x0, bh, {fill: '#c0392b'}, 'client ' + r.id + ' held while ' + EP[e][2] + ' held (limit ' + D.limit +
-                        '): [' + ms(EP[e][0]) + ', ' + ms(EP[e][1]) + ')'));
+          if (red && x0 <= red.x1 + 0.5) { red.x1 = Math.max(red.x1, x1); red.b = EP[e][1]; red.n++; continue; }
+          put();
+          red = {x0, x1, a: EP[e][0], b: EP[e][1], peak: EP[e][2], n: 1};
         }
+        put();
+      }
       // Outlined where wide enough to tell an outline from a fill (zoom in to see the witnesses).
       if (run.flags & 2 && run.x1 - run.x0 >= 8) s.append(rect(run.x0 + 0.75, y + 0.75, Math.max(run.x1 - run.x0 - 1.5, 0.5), bh - 1.5,
                                                                {fill: 'none', stroke: '#000', 'stroke-width': 1.5}));
@@ -222,12 +371,15 @@ function drawRows() {
       } else { flush(); run = {x0, x1, a, b, lease, flags, count}; }
       if (lease >= 0 && lease < b && count === 1) {
         const l0 = clampX(x(Math.max(lease, a))), l1 = Math.max(clampX(x(b)), l0 + 1);
-        past.append(rect(l0, y, l1 - l0, bh, {fill: 'url(#overrun)', stroke: '#000'}, 'client ' + r.id + ' held past its lease: Redis\'s lease ended at ' +
-                         ms(lease) + ' (invoke + timeout), the client believed until ' + ms(b) + ': ' + ms(b - lease) + ' under an expired lease'),
-                    el('line', {x1: l0.toFixed(1), x2: l0.toFixed(1), y1: y - 1, y2: y + bh + 1, stroke: '#000', 'stroke-width': 2}));
+        bar(l0, l1 - l0, {fill: 'url(#overrun)', stroke: '#000'}, 'client ' + r.id + ' held past its lease: Redis\'s lease ended at ' +
+            ms(lease) + ' (invoke + timeout), the client believed until ' + ms(b) + ': ' + ms(b - lease) + ' under an expired lease', past);
+        if (!dense) past.append(el('line', {x1: l0.toFixed(1), x2: l0.toFixed(1), y1: y - 1, y2: y + bh + 1, stroke: '#000', 'stroke-width': 2}));
       }
     }
     flush();
+    for (const [key, d] of paths)
+      s.append(el('path', Object.assign({d}, JSON.parse(key)), 'client ' + r.id + ': ' + inSight +
+                  ' holds in sight, drawn together (zoom in for each one\'s times)'));
     s.append(past);
     // Pauses under the bar, in the gap between rows: the hold above stays visible.
     for (let k = Math.max(0, lowerBound(r.pauses, 2, v0) - 1) * 2; k < r.pauses.length && r.pauses[k] < v1; k += 2) {
@@ -256,17 +408,22 @@ function drawRows() {
     const x0 = clampX(x(a)), x1 = Math.max(clampX(x(b)), x0 + 2);
     s.prepend(rect(x0, 0, x1 - x0, H, {fill: '#c0392b', 'fill-opacity': 0.13}, 'over-admission [' + ms(a) + ', ' + ms(b) + '): ' + peak + ' holders'));
   }
-  s.append(drawFaults(0, H, false));
+  s.append(drawFaults(MH, H, false));
   plotSvg.setAttribute('width', W);
-  plotSvg.setAttribute('height', H);
-  plotSvg.replaceChildren(s);
+  bars.replaceChildren(s);
+}
+function mastersText(bits) {
+  const m = [];
+  for (let k = 0; k < 9; k++) if (bits & (1 << k)) m.push(k + 1);
+  return (m.length === 1 ? 'master ' : 'masters ') + m.join(', ');
 }
 
 function fmtRange(a, b) { const st = niceStep(b - a, 110) / 10; return fmtIn(a, st, b - a) + ' \u2013 ' + fmtIn(b, st, b - a); }
 function render() {
   W = Math.max(720, document.getElementById('rowsbox').clientWidth);
+  const sight = rowsInSight();  // before the axis changes: reading the layout then would lay it out again
   drawAxis();
-  drawRows();
+  drawRows(sight);
   const zoom = D.span / (v1 - v0);
   document.getElementById('range').textContent = 'showing ' + fmtRange(v0, v1) + ' of ' + fmtIn(D.span, D.span / 100, D.span) +
     (zoom > 1.001 ? ' (\u00d7' + (zoom < 10 ? zoom.toFixed(1) : Math.round(zoom)) + ')' : '');
@@ -345,6 +502,7 @@ window.addEventListener('keydown', e => {
   e.preventDefault();
 });
 window.addEventListener('resize', redraw);
+window.addEventListener('scroll', redraw, {passive: true});  // the rows coming into sight
 
 // The title, the run in one line and the notes, the history's words as text.
 document.getElementById('title').textContent = D.variant + ' \u2014 who held a permit when';
@@ -356,7 +514,10 @@ document.getElementById('title').textContent = D.variant + ' \u2014 who held a p
     verdict(D.safety), ' (max ' + D.max_holders + ' holders, over the limit for ' + ms(D.over_limit_us) + ' in ' + D.episode_count +
     ' episode' + (D.episode_count === 1 ? '' : 's') + '), liveness ', verdict(D.liveness), '.');
   if (t < 0) document.getElementById('lease-legend').style.display = 'none';
+  if (!D.masters) for (const e of document.querySelectorAll('.mlegend')) e.style.display = 'none';
   const notes = [];
+  if (D.masters) notes.push(D.masters + ' masters, a permit stands on ' + D.quorum + ' of their votes: each master\'s lane shows ' +
+                            'the permits it voted for, its downtime and restarts, its clock\'s jumps and the clients cut from it.');
   if (D.hidden > 0) notes.push('Showing the first ' + D.rows.length + ' clients; ' + D.hidden + ' more are not drawn.');
   if (D.merge_gap_us > 0) notes.push('Holds of one client less than ' + ms(D.merge_gap_us) + ' apart are merged (the history has too many to draw each).');
   document.getElementById('notes').textContent = notes.join(' ');
@@ -396,13 +557,16 @@ std::string timeline_page(const std::string& variant, const std::string& data) {
 <span><svg width="12" height="12"><path d="M1,11h10l-5,-10z" fill="#7b3f9e"/></svg>clock jump</span>
 <span><svg width="22" height="12"><rect width="22" height="12" fill="url(#fault)" stroke="#a04e00"/></svg>fault of Redis</span>
 <span><svg width="12" height="12"><path d="M2,1h8l-4,7z" fill="#a04e00"/></svg>Redis no longer counted a believed permit (sample)</span>
+<span class="mlegend"><svg width="22" height="12"><rect width="22" height="12" fill="#eef6ef" stroke="#cfe3d3"/><rect y="2" width="22" height="6" fill="#1f4e9a" fill-opacity="0.8"/></svg>master lane: up, and a permit it voted for</span>
+<span class="mlegend"><svg width="22" height="12"><rect width="22" height="12" fill="#555" fill-opacity="0.45"/><line x1="21" x2="21" y1="0" y2="12" stroke="#000" stroke-width="2.5"/></svg>master down, then restarted</span>
+<span class="mlegend"><svg width="22" height="12"><rect y="5" width="22" height="7" fill="#e8912d" fill-opacity="0.5" stroke="#b4531f" stroke-dasharray="3,2"/></svg>master cut from a client</span>
 </div>
 <p class="help">Wheel or <kbd>+</kbd>/<kbd>-</kbd> to zoom,
 drag the rows (or <kbd>&larr;</kbd>/<kbd>&rarr;</kbd>) to pan, drag across the holders lane to zoom to a range.
 Hover a mark for its times. Each row: the client and its clock offset (mean of client &minus; true time at its acquires).</p>
 </header>
 <div id="top"><svg id="axis" xmlns="http://www.w3.org/2000/svg"></svg></div>
-<div id="rowsbox"><svg id="plot" xmlns="http://www.w3.org/2000/svg"></svg></div>
+<div id="rowsbox"><svg id="plot" xmlns="http://www.w3.org/2000/svg"></svg><svg id="labels" xmlns="http://www.w3.org/2000/svg"></svg></div>
 <p class="notes" id="notes"></p>
 <script type="application/json" id="data">)HTML";
   page += data;

@@ -30,20 +30,6 @@
 
 namespace semsim {
 
-std::string Endpoint::describe() const {
-  return unix_path.empty() ? host + ":" + std::to_string(port) : "unix:" + unix_path;
-}
-
-void Upstream::set(Endpoint endpoint) {
-  const std::lock_guard<std::mutex> hold(lock_);
-  endpoint_ = std::move(endpoint);
-}
-
-Endpoint Upstream::get() const {
-  const std::lock_guard<std::mutex> hold(lock_);
-  return endpoint_;
-}
-
 namespace {
 
 constexpr std::size_t kQueueLimit = 4 << 20;  // stop reading a side whose data waits beyond this
@@ -53,37 +39,6 @@ void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NON
 void no_delay(int fd) {
   int one = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // fails harmlessly on a unix socket
-}
-
-// A blocking connect to Redis (local: quick); -1 when it cannot be reached.
-int connect_to(const Endpoint& e) {
-  if (!e.unix_path.empty()) {
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    if (e.unix_path.size() >= sizeof addr.sun_path) return -1;
-    std::memcpy(addr.sun_path, e.unix_path.c_str(), e.unix_path.size() + 1);
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -1;
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) return fd;
-    ::close(fd);
-    return -1;
-  }
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  if (::getaddrinfo(e.host.c_str(), std::to_string(e.port).c_str(), &hints, &found) != 0) return -1;
-  int fd = -1;
-  for (addrinfo* a = found; a && fd < 0; a = a->ai_next) {
-    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd >= 0 && ::connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
-      ::close(fd);
-      fd = -1;
-    }
-  }
-  ::freeaddrinfo(found);
-  if (fd >= 0) no_delay(fd);
-  return fd;
 }
 
 struct Chunk {
@@ -112,14 +67,6 @@ struct Conn {
   int from(const Direction& d) const { return d.outbound ? down : up; }
   int to(const Direction& d) const { return d.outbound ? up : down; }
 };
-
-// A word of a driver's command as a message quotes it: at most 80 characters, control ones as '?'.
-std::string quoted(const std::string& word) {
-  std::string out = word.substr(0, 80);
-  for (char& ch : out)
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f || ch == '"') ch = '?';
-  return "'" + out + (word.size() > 80 ? "...'" : "'");
-}
 
 }  // namespace
 
@@ -221,15 +168,15 @@ struct ClientProxy::Impl {
   // Whether the connection `down` comes from the run (semsim or a process it started); else it is
   // closed before Redis is reached, and counted. One the peer already closed is closed too, uncounted.
   bool ours(int down) {
-    std::optional<unsigned long> inode;
+    std::optional<bool> run;
     try {
-      inode = peer_socket_inode(down);
-      if (inode && held_by_descendant(*inode, rules.owner)) return true;
+      run = from_the_run(down, rules.owner);
     } catch (const std::exception&) {  // out of memory, say: nothing on this thread may throw
       ::close(down);                   // unknown, so not served, nor counted as an outsider
       return false;
     }
-    if (inode) {  // counted before it is closed: whoever sees it closed sees it counted
+    if (run == true) return true;
+    if (run) {  // counted before it is closed: whoever sees it closed sees it counted
       const std::lock_guard<std::mutex> hold(lock);
       ++stats.outsiders;
     }
@@ -237,25 +184,13 @@ struct ClientProxy::Impl {
     return false;
   }
 
-  // Why the driver may not send `words` ("" if it may): the rule of algorithms/api/command_policy.h,
-  // each key containing the run's.
-  std::string refused(const std::vector<std::string>& words) const {
-    const CommandCheck check = check_command(words);
-    if (!check.refused.empty()) return check.refused;
-    for (std::size_t i : check.keys)
-      if (words[i].find(rules.run_key) == std::string::npos)
-        return command_label(words) + " names the key " + quoted(words[i]) + ", which is not this run's (each key must "
-               "contain " + rules.run_key + ", SEMSIM_KEY)";
-    return {};
-  }
+  std::string refused(const std::vector<std::string>& words) const { return refused_command(words, rules.run_key); }
 
   void refuse(Conn& c, const std::string& why) {
     {  // said before it is closed: whoever sees it closed sees why
       const std::lock_guard<std::mutex> hold(lock);
       ++stats.refused_commands;
-      if (refusal.empty())
-        refusal = "the driver sent what a run does not send to Redis: " + why +
-                  "; its proxy passed nothing of it on and closed that connection (docs/drivers.md, what a driver may send)";
+      if (refusal.empty()) refusal = refusal_message(why);
     }
     close_conn(c);
   }
@@ -420,18 +355,7 @@ struct ClientProxy::Impl {
 ClientProxy::ClientProxy(LinkModel model, std::uint64_t seed, std::shared_ptr<const Upstream> upstream, ProxyRules rules)
     : impl_(std::make_unique<Impl>(std::move(model), seed, std::move(upstream), std::move(rules))) {
   Impl& p = *impl_;
-  p.listen_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  if (p.listen_fd < 0 || ::bind(p.listen_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::listen(p.listen_fd, 64) != 0 || ::getsockname(p.listen_fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    const std::string why = std::strerror(errno);
-    if (p.listen_fd >= 0) ::close(p.listen_fd);
-    throw std::runtime_error("cannot listen on 127.0.0.1 for a client's proxy: " + why);
-  }
-  p.port = ntohs(addr.sin_port);
+  p.listen_fd = listen_on_loopback(p.port);
   p.wake_fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   p.thread = std::thread([&p] { p.loop(); });
 }

@@ -25,49 +25,11 @@
 #include <vector>
 
 #include "sim/core/network.h"
+#include "sim/drivers/proxy.h"
 
 namespace semsim {
 
-// Where Redis is, as a proxy connects to it: a unix socket or a TCP address, and the commands the
-// proxy sends first on every new connection (AUTH, SELECT), whose replies it swallows.
-struct Endpoint {
-  std::string unix_path;
-  std::string host;
-  int port = 0;
-  std::vector<std::vector<std::string>> hello;
-  std::string describe() const;
-};
-
-// The endpoint proxies connect to, which a failover changes (set on the run's thread, read on
-// the proxies').
-class Upstream {
- public:
-  explicit Upstream(Endpoint endpoint) : endpoint_(std::move(endpoint)) {}
-  void set(Endpoint endpoint);
-  Endpoint get() const;
-
- private:
-  mutable std::mutex lock_;
-  Endpoint endpoint_;
-};
-
-// Who may use a proxy and what it may send there.
-struct ProxyRules {
-  std::string run_key;       // every key a command names must contain it (SEMSIM_KEY)
-  pid_t owner = ::getpid();  // connections only from this process and its descendants
-};
-
-struct ProxyStats {
-  std::uint64_t commands = 0;     // Redis commands the client sent (RESP) and the proxy passed on, its own excluded
-  std::uint64_t connections = 0;  // connections the client opened
-  std::uint64_t outsiders = 0;    // connections from another process than the run's, closed at once (not in `connections`)
-  std::uint64_t refused_commands = 0;  // commands not passed on (each closed its connection)
-  std::uint64_t refused = 0;      // of which Redis could not be reached (the client saw it closed)
-  std::uint64_t cuts = 0;         // connections dropped by a cut
-  std::int64_t late_max_ns = 0;   // the most a piece of data left after its due instant (load)
-};
-
-class ClientProxy {
+class ClientProxy final : public Proxy {
  public:
   // Listens on 127.0.0.1 (a free port) and starts its thread. `seed`: the client's network stream.
   ClientProxy(LinkModel model, std::uint64_t seed, std::shared_ptr<const Upstream> upstream, ProxyRules rules);
@@ -76,15 +38,15 @@ class ClientProxy {
   ClientProxy& operator=(const ClientProxy&) = delete;
 
   // host:port for the driver (SEMSIM_REDIS).
-  std::string address() const;
+  std::string address() const override;
   // Faults. Each returns once the proxy's thread has applied it, with the CLOCK_MONOTONIC instant
   // (ns) it did: the instant the fault landed.
-  std::int64_t cut();                          // every connection drops now; data in flight is lost
-  std::int64_t partition(std::int64_t until_ns);  // nothing passes either way before then
-  std::int64_t hold_outbound(std::int64_t until_ns);  // nothing reaches Redis before then
-  ProxyStats stats() const;
+  std::int64_t cut() override;                          // every connection drops now; data in flight is lost
+  std::int64_t partition(std::int64_t until_ns) override;  // nothing passes either way before then
+  std::int64_t hold_outbound(std::int64_t until_ns) override;  // nothing reaches Redis before then
+  ProxyStats stats() const override;
   // The first command refused, and why ("the driver sent CONFIG GET, ..."); "" while none was.
-  std::string refusal() const;
+  std::string refusal() const override;
 
  private:
   struct Impl;

@@ -52,7 +52,7 @@ Micros at_least_1us(Micros d) { return std::max(d, Micros(1)); }
 
 void DriverRun::State::think(DriverClient& c) {
   after(c, at_least_1us(o.think.sample_duration(c.behaviour)), [this, &c] {
-    if (monotonic_ns() >= end_ns) return;
+    if (now_ns() >= end_ns) return;
     try_acquire(c, 0);
   });
 }
@@ -62,7 +62,7 @@ void DriverRun::State::try_acquire(DriverClient& c, int tries) {
   send(c, id, DriverOp::acquire, [this, &c, id, tries](Phase phase) {
     if (phase == Phase::ok) {
       hold(c, id, o.hold.sample_duration(c.behaviour), [this, &c] { think(c); });
-    } else if (tries < o.retries && monotonic_ns() < end_ns) {
+    } else if (tries < o.retries && now_ns() < end_ns) {
       after(c, at_least_1us(o.retry_delay.sample_duration(c.behaviour)), [this, &c, tries] { try_acquire(c, tries + 1); });
     } else {
       think(c);
@@ -71,7 +71,7 @@ void DriverRun::State::try_acquire(DriverClient& c, int tries) {
 }
 
 void DriverRun::State::hold(DriverClient& c, const std::string& id, Micros length, std::function<void()> next) {
-  const std::int64_t until = monotonic_ns() + us(length) * kNsPerUs;
+  const std::int64_t until = now_ns() + us(length) * kNsPerUs;
   if (o.refresh_every.count() > 0) {
     refresh_step(c, id, until, std::move(next));
     return;
@@ -83,13 +83,13 @@ void DriverRun::State::hold(DriverClient& c, const std::string& id, Micros lengt
 }
 
 void DriverRun::State::refresh_step(DriverClient& c, const std::string& id, std::int64_t until_ns, std::function<void()> next) {
-  const Micros wait = std::min(o.refresh_every, Micros((until_ns - monotonic_ns()) / kNsPerUs));
+  const Micros wait = std::min(o.refresh_every, Micros((until_ns - now_ns()) / kNsPerUs));
   after(c, std::max(wait, Micros(0)), [this, &c, id, until_ns, next = std::move(next)] {
     if (!c.holds(id)) {  // lost meanwhile
       if (next) next();
       return;
     }
-    if (monotonic_ns() >= until_ns) {
+    if (now_ns() >= until_ns) {
       release(c, id, next);
       return;
     }
@@ -113,7 +113,7 @@ void DriverRun::State::release(DriverClient& c, const std::string& id, std::func
 void DriverRun::State::scripted(DriverClient& c, const ScriptedAction& a) {
   using K = ScriptedAction::Kind;
   if (a.kind == K::acquire) {
-    const std::int64_t due = monotonic_ns();
+    const std::int64_t due = now_ns();
     if (c.crashed) {  // a fresh process, as a restarted service would be: no permit, no memory
       start_process(c);
       ++restarts;
@@ -122,7 +122,7 @@ void DriverRun::State::scripted(DriverClient& c, const ScriptedAction& a) {
     const std::string id = new_permit(c);
     send(c, id, DriverOp::acquire, [this, &c, id, length](Phase phase) {
       if (--c.scripted_acquires_left == 0 && phase != Phase::ok)
-        record_fault(c, monotonic_ns(), Op::done, "no further acquire in the script");
+        record_fault(c, now_ns(), Op::done, "no further acquire in the script");
       if (phase == Phase::ok) hold(c, id, length, {});
     });
     c.permits[id].pending[DriverOp::acquire].sent_ns = due;  // its lag counts the process's start too
@@ -136,38 +136,40 @@ void DriverRun::State::scripted(DriverClient& c, const ScriptedAction& a) {
 
 void DriverRun::State::pause(DriverClient& c, Micros length) {
   if (c.crashed || !c.process) return;
-  std::int64_t landed = monotonic_ns();
+  std::int64_t landed = now_ns();
   if (!c.paused) {
     c.process->stop();
     c.process->await_stopped(kObserveNs);
-    landed = monotonic_ns();
+    landed = now_ns();
     c.paused = true;
     c.paused_from_us = true_us(landed);
   }
   record_fault(c, landed, Op::pause, "length_us=" + std::to_string(us(length)));
   c.paused_until_ns = std::max(c.paused_until_ns, landed + us(length) * kNsPerUs);
   at(landed + us(length) * kNsPerUs, [this, &c, epoch = c.epoch] {
-    if (c.epoch == epoch && c.paused && monotonic_ns() >= c.paused_until_ns) resume(c);
+    if (c.epoch == epoch && c.paused && now_ns() >= c.paused_until_ns) resume(c);
   });
 }
 
 void DriverRun::State::resume(DriverClient& c) {
   // SIGCONT wakes the group while it is sent: the group may run before kill() even returns, so the
   // instant it landed is the one just before.
-  const std::int64_t landed = monotonic_ns();
+  const std::int64_t landed = now_ns();
   c.process->resume();
   c.process->await_running(kObserveNs);
   c.paused = false;
   c.resumed_ns = landed;
   record_fault(c, landed, Op::resume);
+  if (warp) stir(c), wake(c);  // it runs again; its timed waits that ended meanwhile end now
 }
 
 void DriverRun::State::crash(DriverClient& c) {
   if (c.crashed || !c.process) return;
   c.process->kill();
   c.process->await_gone(kObserveNs);
-  record_fault(c, monotonic_ns(), Op::crash);
+  record_fault(c, now_ns(), Op::crash);
   c.process.reset();
+  if (warp) c.clock->forget_all();  // its threads are gone
   c.crashed = true;
   c.ready = false;
   c.paused = false;
@@ -180,7 +182,8 @@ void DriverRun::State::crash(DriverClient& c) {
 void DriverRun::State::jump(DriverClient& c, Micros by) {
   if (c.crashed) return;
   c.clock->jump(us(by) * kNsPerUs);
-  record_fault(c, monotonic_ns(), Op::jump, "by_us=" + std::to_string(us(by)));
+  if (warp) c.clock->show(virtual_ns, wall_at(c, virtual_ns));
+  record_fault(c, now_ns(), Op::jump, "by_us=" + std::to_string(us(by)));
 }
 
 // As sim/core's Faults::partition: the client's proxies to those masters pass nothing either way
@@ -188,12 +191,12 @@ void DriverRun::State::jump(DriverClient& c, Micros by) {
 void DriverRun::State::partition(DriverClient& c, const std::vector<int>& masters, Micros length) {
   if (c.crashed) return;
   const std::string list = master_list(masters);
-  const std::int64_t until = monotonic_ns() + us(length) * kNsPerUs;
-  std::int64_t landed = monotonic_ns();
+  const std::int64_t until = now_ns() + us(length) * kNsPerUs;
+  std::int64_t landed = now_ns();
   for (int m : masters) landed = std::max(landed, c.proxies[static_cast<std::size_t>(m)]->partition(until));
   record_fault(c, landed, Op::partition, "masters=" + list + " length_us=" + std::to_string(us(length)));
   at(until, [this, &c, list] {
-    if (!c.crashed) record_fault(c, monotonic_ns(), Op::heal, "masters=" + list);
+    if (!c.crashed) record_fault(c, now_ns(), Op::heal, "masters=" + list);
   });
 }
 
@@ -224,6 +227,7 @@ void DriverRun::State::record_master(std::int64_t mono_ns, Op op, std::size_t m,
 }
 
 void DriverRun::State::server_fault(const ScriptedAction& a) {
+  if (a.kind == ScriptedAction::Kind::server_jump) return jump_server_clock(a);
   for (int m : a.masters.empty() ? std::vector<int>{0} : a.masters) server_fault(a, static_cast<std::size_t>(m));
 }
 
@@ -239,14 +243,14 @@ void DriverRun::State::server_fault(const ScriptedAction& a, std::size_t m) {
       if (down[m]) break;  // already down: a crash changes nothing
       const Persistence kept = persistence(m);
       const Micros downtime = a.arg.value_or(Micros(0));
-      record_master(monotonic_ns(), Op::redis_restart, m,
+      record_master(now_ns(), Op::redis_restart, m,
                     "persistence=" + std::string(to_string(kept)) +
                         (downtime.count() > 0 ? " down_us=" + std::to_string(us(downtime)) : "") +
                         (kept != Persistence::none ? "" : " lost_since_us=0"));
       if (downtime.count() > 0) {
         down[m] = true;
         on_redis([&control] { control.go_down(); });  // SIGKILL first: the instant above
-        at(monotonic_ns() + us(downtime) * kNsPerUs, [this, m] { come_back(m); });
+        at(now_ns() + us(downtime) * kNsPerUs, [this, m] { come_back(m); });
         break;
       }
       on_redis([this, &control] {
@@ -256,7 +260,7 @@ void DriverRun::State::server_fault(const ScriptedAction& a, std::size_t m) {
       break;
     }
     case K::failover: {  // one master only (check_action_masters)
-      const std::int64_t now = monotonic_ns();
+      const std::int64_t now = now_ns();
       const std::int64_t lost_since = std::max<std::int64_t>(0, true_us(now) - us(*a.arg));
       record_master(now, Op::failover, m,
                     o.server.sentinel ? std::string("elected_by=sentinel")
@@ -269,14 +273,17 @@ void DriverRun::State::server_fault(const ScriptedAction& a, std::size_t m) {
     }
     case K::disconnect: {
       if (down[m]) break;
-      std::int64_t landed = monotonic_ns();
-      for (std::size_t i = 1; i < clients.size(); ++i) landed = std::max(landed, clients[i]->proxies[m]->cut());
+      std::int64_t landed = now_ns();
+      for (std::size_t i = 1; i < clients.size(); ++i) {
+        landed = std::max(landed, clients[i]->proxies[m]->cut());
+        if (warp) stir(*clients[i]);  // its connections end: its library sees it now
+      }
       record_master(landed, Op::disconnect, m, {});
       control.reconnect();
       break;
     }
     case K::redis_pause: {
-      const std::int64_t now = monotonic_ns();
+      const std::int64_t now = now_ns();
       std::optional<std::int64_t> landed;
       for (std::size_t i = 1; i < clients.size(); ++i) {
         const std::int64_t l = clients[i]->proxies[m]->hold_outbound(now + us(*a.arg) * kNsPerUs);
@@ -287,6 +294,14 @@ void DriverRun::State::server_fault(const ScriptedAction& a, std::size_t m) {
     }
     default:
       break;
+  }
+}
+
+// Redis's clock on master m: every later request reads it moved (as the simulation's).
+void DriverRun::State::jump_server_clock(const ScriptedAction& a) {
+  for (int m : a.masters.empty() ? std::vector<int>{0} : a.masters) {
+    redis_clocks[static_cast<std::size_t>(m)].jump(TrueTime(Micros((virtual_ns - kWarpBaseNs) / kNsPerUs)), *a.arg);
+    record_master(now_ns(), Op::server_jump, static_cast<std::size_t>(m), "by_us=" + std::to_string(us(*a.arg)));
   }
 }
 
@@ -306,9 +321,10 @@ void DriverRun::State::faults_at_rates(DriverClient& c) {
   const auto gap = [](Rng& r, double per_second) { return static_cast<std::int64_t>(r.exponential(1e6 / per_second)); };
   if (o.crash_rate > 0) at(t0 + gap(*rng, o.crash_rate) * kNsPerUs, [this, &c] { crash(c); });
   if (o.pause_rate <= 0) return;
+  // The pending step holds the chain; the chain holds itself weakly (a cycle would never be freed).
   auto next = std::make_shared<std::function<void(std::int64_t)>>();
-  *next = [this, &c, rng, gap, next](std::int64_t at_us) {
-    at(t0 + at_us * kNsPerUs, [this, &c, rng, gap, next, at_us] {
+  *next = [this, &c, rng, gap, self = std::weak_ptr(next)](std::int64_t at_us) {
+    at(t0 + at_us * kNsPerUs, [this, &c, rng, gap, next = self.lock(), at_us] {
       const Micros length = std::max(Micros(0), o.pause_length.sample_duration(*rng));
       pause(c, length);
       (*next)(at_us + us(length) + gap(*rng, o.pause_rate));

@@ -34,6 +34,7 @@ class DriverProcess {
   DriverProcess& operator=(const DriverProcess&) = delete;
 
   pid_t pid() const { return pid_; }  // the shell, leader of the group
+  pid_t keeper() const { return keeper_; }  // every process of the driver is below it
   int output_fd() const { return out_; }
   int input_fd() const { return in_; }
 

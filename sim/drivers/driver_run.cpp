@@ -46,12 +46,16 @@ void DriverRun::check_server_actions() const {
     throw SetupError("server faults at rates need a Redis semsim can act on");
   if (o.restart_rate > 0 && !control_processes_)
     throw SetupError("--restart-rate restarts the embedded Redis's primary: not with --redis or --sentinel");
-  if (o.server_skew.count() != 0 || o.server_drift_ppm != 0)
+  const bool warp = o.mode == TimeMode::virtual_time;
+  if (warp && static_cast<int>(setup_.redis_clocks.size()) != o.masters)
+    throw SetupError("--mode virtual with a driver needs Redis's clock to follow virtual time: the embedded Redis "
+                     "(with its clock library), not --redis or --sentinel; use --mode paced (docs/drivers.md, warp)");
+  if (!warp && (o.server_skew.count() != 0 || o.server_drift_ppm != 0))
     throw SetupError("--server-skew and --server-drift: a driver run is real time, and Redis's own clock is the "
                      "machine's (docs/drivers.md, what cannot be moved)");
   if (o.fill_memory) throw SetupError("--fill-memory is not available in a driver run");
   for (const auto& [master, spec] : inputs_.masters)
-    if (spec.skew || spec.drift_ppm)
+    if (!warp && (spec.skew || spec.drift_ppm))
       throw InputError(o.masters_file + ": master " + std::to_string(master) + ": field '" +
                        (spec.skew ? "skew" : "drift_ppm") + "': a driver run is real time, and Redis's own clock "
                        "is the machine's (docs/drivers.md, what cannot be moved)");
@@ -60,8 +64,10 @@ void DriverRun::check_server_actions() const {
   for (const ScriptedAction& a : inputs_.actions) {
     if (!a.on_server()) continue;
     const std::string where = o.actions_file + ":" + std::to_string(a.line) + ": field 'action': ";
-    if (a.kind == ScriptedAction::Kind::server_jump)
-      throw InputError(where + "server_jump: a driver run is real time, and Redis's own clock is the machine's");
+    if (a.kind == ScriptedAction::Kind::server_jump && !warp)
+      throw InputError(where + "server_jump: a paced driver run is real time, and Redis's own clock is the machine's "
+                       "(--mode virtual moves it)");
+    if (a.kind == ScriptedAction::Kind::server_jump) continue;
     if (!control) throw InputError(where + "server faults need a Redis semsim can act on");
     const bool processes = a.kind == ScriptedAction::Kind::redis_restart || a.kind == ScriptedAction::Kind::failover;
     if (processes && !control_processes_)
@@ -77,7 +83,8 @@ RunResult DriverRun::run() {
   State s(*this);  // its processes end with it, whatever is thrown
   try {
     s.start();
-    s.await_ready();
+    if (s.warp) s.warp_ready();
+    else s.await_ready();
   } catch (...) {
     s.end_processes(false);
     throw;
@@ -85,7 +92,8 @@ RunResult DriverRun::run() {
   s.begin();
   s.schedule();
   try {
-    s.loop();
+    if (s.warp) s.warp_loop();
+    else s.loop();
   } catch (const std::exception& e) {  // a driver broke the protocol or died, Redis failed
     s.result.stop_reason = e.what();
   }
@@ -118,16 +126,30 @@ void DriverRun::State::start() {
     c->plan_moves_clock = c->skew.count() != 0 || c->drift_ppm != 0;
     for (const ScriptedAction& a : run.inputs_.actions)
       c->plan_moves_clock |= a.client == id && a.kind == ScriptedAction::Kind::jump;
-    // Each master's link as the simulation makes it.
-    for (std::size_t m = 0; m < upstreams.size(); ++m) {
-      c->proxies.push_back(std::make_unique<ClientProxy>(link_model(o, run.inputs_, id, static_cast<int>(m) + 1),
-                                                         derive_seed(seed(id, streams::network), m),
-                                                         std::const_pointer_cast<const Upstream>(upstreams[m]),
-                                                         ProxyRules{run.setup_.key}));
-    }
+    if (warp) c->clock->warp(seed(id, streams::identifiers));
+    for (std::size_t m = 0; m < upstreams.size(); ++m) c->proxies.push_back(make_proxy(*c, m));
     clients.push_back(std::move(c));
   }
+  if (warp) {
+    for (int m = 1; m <= o.masters; ++m) {
+      const MasterSpec spec = run.inputs_.master(m);
+      redis_clocks.emplace_back(spec.skew.value_or(o.server_skew), spec.drift_ppm.value_or(o.server_drift_ppm));
+    }
+    return;  // warp_ready starts them, one at a time
+  }
   for (int id = 1; id <= o.clients; ++id) start_process(*clients[id]);
+}
+
+// Client c's link to master m as the simulation makes it: a proxy in real time, or warp's.
+std::unique_ptr<Proxy> DriverRun::State::make_proxy(DriverClient& c, std::size_t m) {
+  const LinkModel link = link_model(o, run.inputs_, c.id, static_cast<int>(m) + 1);
+  const std::uint64_t stream = derive_seed(seed(c.id, streams::network), m);
+  auto upstream = std::const_pointer_cast<const Upstream>(upstreams[m]);
+  if (!warp) return std::make_unique<ClientProxy>(link, stream, std::move(upstream), ProxyRules{run.setup_.key});
+  auto proxy = std::make_unique<WarpProxy>(link, stream, std::move(upstream), ProxyRules{run.setup_.key},
+                                           [this] { return virtual_ns; }, kWarpBaseNs, [this, m] { set_redis_clock(m); });
+  c.warp_proxies.push_back(proxy.get());
+  return proxy;
 }
 
 void DriverRun::State::start_process(DriverClient& c) {
@@ -147,21 +169,28 @@ void DriverRun::State::start_process(DriverClient& c) {
       // The proxy authenticates: the driver needs no password, and gets none.
       {"SEMSIM_REDIS_PASSWORD", ""},
   };
+  // Warp: libuv's io_uring runs timers and reads the library cannot see (docs/drivers.md, warp).
+  if (warp) spawn.environment.emplace_back("UV_USE_IO_URING", "0");
   spawn.stderr_file = run.setup_.log_dir / ("client-" + std::to_string(c.id) + ".stderr");
   spawn.append_stderr = c.epoch > 0;  // a fresh process after a crash: the same run's file goes on
-  c.clock->jump(kProbeNs);
+  if (!warp) c.clock->jump(kProbeNs);
+  if (warp) c.clock->show(virtual_ns, wall_at(c, virtual_ns));
   try {
     c.process = std::make_unique<DriverProcess>(spawn);
   } catch (const std::exception& e) {
-    c.clock->jump(-kProbeNs);
+    if (!warp) c.clock->jump(-kProbeNs);
     if (!started) throw SetupError("client " + std::to_string(c.id) + ": " + e.what());
     throw DriverFailure("client " + std::to_string(c.id) + ": " + e.what());
   }
   ++c.epoch;
+  if (warp) c.stillness = std::make_unique<Stillness>(c.process->keeper());
   c.ready = false;
   c.crashed = false;
+  c.output_open = true;
+  c.inbox.clear();
+  stir(c);
   if (started)  // a fresh process mid-run must get ready as the first ones had to
-    at(monotonic_ns() + kReadyLimitNs, [this, &c, epoch = c.epoch] {
+    at(now_ns() + kReadyLimitNs, [this, &c, epoch = c.epoch] {
       if (c.epoch == epoch && !c.ready && c.process)
         fail(c, "the driver did not say `driver ok - ready` within " + std::to_string(kReadyLimitNs / kSecond) + " s");
     });
@@ -185,6 +214,22 @@ void DriverRun::State::await_ready() {
 
 // True time 0: every clock takes its planned skew and drift, and the history begins.
 void DriverRun::State::begin() {
+  real_start_ns = monotonic_ns();
+  if (warp) {
+    // On a whole millisecond of the wall clocks: a driver's WALL_MS (whole ms) then shows its skew exactly.
+    advance(kWarpBaseNs + (virtual_ns - kWarpBaseNs + kNsPerMs - 1) / kNsPerMs * kNsPerMs);
+    t0 = virtual_ns;
+    wall_origin_us = (kWarpEpochNs + (t0 - kWarpBaseNs)) / kNsPerUs;
+    end_ns = t0 + us(o.duration) * kNsPerUs;
+    started = true;
+    for (int id = 1; id <= o.clients; ++id) {
+      DriverClient& c = *clients[id];
+      c.clock->set(us(c.skew) * kNsPerUs, t0, c.drift_ppm);
+      c.clock->show(virtual_ns, wall_at(c, virtual_ns));
+    }
+    record_server(t0, Op::run, run_detail(o));
+    return;
+  }
   t0 = monotonic_ns();
   real_minus_mono = realtime_ns() - monotonic_ns();
   wall_origin_us = (t0 + real_minus_mono) / kNsPerUs;
@@ -312,6 +357,20 @@ void DriverRun::State::handle_line(DriverClient& c, const std::string& text) {
 
 // `driver ok - ready`: its clock must have moved by the probe; then the plan's clock, and go.
 void DriverRun::State::on_ready(DriverClient& c, const DriverLine& line) {
+  if (warp) {
+    // Its clocks must read warp's: the instant it said this line at, on both.
+    const std::int64_t wall_ms = wall_at(c, virtual_ns) / kNsPerMs;
+    if (line.mono_ns != virtual_ns || line.wall_ms != wall_ms)
+      fail(c, "its clocks do not read warp's virtual time (it said MONO_NS " + std::to_string(line.mono_ns) +
+                  " and WALL_MS " + std::to_string(line.wall_ms) + " where warp's clocks read " +
+                  std::to_string(virtual_ns) + " and " + std::to_string(wall_ms) + "): " +
+                  why_clock_did_not_move(c.process->members(), run.setup_.clock_library) +
+                  ". It cannot run in virtual time: run it with --mode paced (docs/drivers.md, warp)");
+    c.ready = true;
+    for (const auto& [op, id] : std::exchange(c.backlog, {})) c.process->send(command_line(op, id));
+    stir(c);
+    return;
+  }
   const std::int64_t observed = line.wall_ms * kNsPerMs - (line.mono_ns + real_minus_mono);
   const std::int64_t expected = c.clock->shift_at(line.mono_ns);
   if (std::llabs(observed - expected) > kProbeNs / 2 && !c.plan_moves_clock) {
@@ -335,7 +394,7 @@ void DriverRun::State::on_ready(DriverClient& c, const DriverLine& line) {
 
 void DriverRun::State::send(DriverClient& c, const std::string& id, DriverOp op, std::function<void(Phase)> then) {
   DriverPermit::Pending& p = c.permits[id].pending[op];
-  const std::int64_t now = monotonic_ns();
+  const std::int64_t now = now_ns();
   p = {now, false, std::move(then)};
   // A driver silent about a command for as long as one may take to say `ready` has hung (a
   // library blocked for good): the run stops, naming it, rather than waiting on it to the end.
@@ -349,8 +408,12 @@ void DriverRun::State::send(DriverClient& c, const std::string& id, DriverOp op,
                 (pending->second.invoked ? "no outcome after its invoke" : "no invoke") + ") within " +
                 std::to_string(kCommandLimitNs / kSecond) + " s of semsim sending it");
   });
-  if (c.ready) c.process->send(command_line(op, id));
-  else c.backlog.emplace_back(op, id);
+  if (c.ready) {
+    c.process->send(command_line(op, id));
+    stir(c);
+  } else {
+    c.backlog.emplace_back(op, id);
+  }
 }
 
 void DriverRun::State::off_plan(std::int64_t& count, const DriverClient& c, DriverOp op, const std::string& id,
@@ -362,7 +425,7 @@ void DriverRun::State::off_plan(std::int64_t& count, const DriverClient& c, Driv
 }
 
 void DriverRun::State::overtake(DriverClient& c, const char* fault) {
-  const std::int64_t now = monotonic_ns();
+  const std::int64_t now = now_ns();
   for (auto& [id, permit] : c.permits)
     for (auto& [op, p] : permit.pending) {
       if (p.invoked || p.overtaken || p.sent_ns >= now) continue;
@@ -386,7 +449,7 @@ void DriverRun::State::count_never_ran() {
 }
 
 void DriverRun::State::after(DriverClient& c, Micros delay, std::function<void()> step) {
-  at(monotonic_ns() + us(delay) * kNsPerUs, [&c, epoch = c.epoch, step = std::move(step)] {
+  at(now_ns() + us(delay) * kNsPerUs, [&c, epoch = c.epoch, step = std::move(step)] {
     if (c.epoch == epoch && !c.crashed) step();
   });
 }
@@ -459,7 +522,9 @@ void DriverRun::State::finish() {
     drain(false);
   }
   if (completed) count_never_ran();
-  end_processes(completed);
+  // Warp: time stands still once the run is over, so a driver cannot finish quitting (its last
+  // words to Redis would wait for ever): it ends at once.
+  end_processes(completed && !warp);
   std::uint64_t commands = 0, outsiders = 0;
   std::int64_t proxy_late = 0;
   for (std::size_t i = 1; i < clients.size(); ++i)
@@ -488,7 +553,7 @@ void DriverRun::State::finish() {
   history.add(last);
   history.flush();
   result.events = history.rows();
-  result.wall_s = static_cast<double>(monotonic_ns() - t0) / 1e9;
+  result.wall_s = static_cast<double>(monotonic_ns() - real_start_ns) / 1e9;
   result.max_lag = Micros(step_late_max_ns / kNsPerUs);
 
   RealTimeReport& r = run.report_;

@@ -1,5 +1,6 @@
-// One run whose clients are real processes (--variant "driver:COMMAND"), in real time: the
-// counterpart of sim/core's Simulation for a user's own library code in its own language.
+// One run whose clients are real processes (--variant "driver:COMMAND"), in real time (paced) or in
+// virtual time (warp, --mode virtual: driver_warp.cpp): the counterpart of sim/core's Simulation
+// for a user's own library code in its own language.
 //
 // Each client is `sh -c COMMAND`, talking the line protocol (driver_protocol.h) on its stdin and
 // stdout, reaching Redis through a proxy of its own (client_proxy.h), with its wall clock moved by
@@ -21,6 +22,7 @@
 #include "reports/history/event.h"
 #include "sim/core/client_spec.h"
 #include "sim/core/run_options.h"
+#include "sim/core/server_clock.h"
 #include "sim/core/server_control.h"
 #include "sim/core/simulation.h"
 #include "sim/drivers/client_proxy.h"
@@ -37,6 +39,9 @@ struct DriverSetup {
   std::string key;                      // SEMSIM_KEY: the run's key, under its prefix
   std::filesystem::path clock_library;  // libsemsim_client_clock.so
   std::filesystem::path log_dir;        // each driver's stderr: client-N.stderr
+  // Warp (--mode virtual): each master's clock, which follows the run's virtual time (the embedded
+  // Redis with the clock library); a master without one cannot be warped.
+  std::vector<ServerClock*> redis_clocks;
 };
 
 class DriverRun {

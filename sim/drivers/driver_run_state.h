@@ -23,6 +23,9 @@
 #include "sim/drivers/driver_run.h"
 #include "sim/drivers/history_order.h"
 #include "sim/drivers/real_clock.h"
+#include "sim/drivers/warp_proxy.h"
+#include "sim/drivers/warp_stillness.h"
+#include "sim/core/client_clock.h"
 
 namespace semsim {
 
@@ -44,6 +47,14 @@ constexpr std::int64_t kOrderWindowNs = kSecond;
 constexpr std::int64_t kObserveNs = kSecond;
 // At the end: how long drivers have to quit before they are killed.
 constexpr std::int64_t kQuitGraceNs = 2 * kSecond;
+// Warp: the virtual CLOCK_MONOTONIC a run starts at (about 3 years: never a real machine's uptime,
+// so that a driver reading the real clock is told apart), and the wall clock it shows then
+// (2026-01-01T00:00:00Z, as Redis's virtual clock: sim/redis/redis_clock.h).
+constexpr std::int64_t kWarpBaseNs = 100'000'000 * kSecond;
+constexpr std::int64_t kWarpEpochNs = 1'767'225'600 * kSecond;
+// Warp: how long a driver may run (real time) without every thread asleep: longer is a busy loop,
+// or a wait warp does not see.
+constexpr std::int64_t kTurnLimitNs = 10 * kSecond;
 
 // A folder of the run's own under the system's temporary folder, removed with it.
 struct PrivateDir {
@@ -82,7 +93,12 @@ struct DriverPermit {
 struct DriverClient {
   int id = 0;
   std::unique_ptr<DriverClock> clock;
-  std::vector<std::unique_ptr<ClientProxy>> proxies;  // one per master
+  std::vector<std::unique_ptr<Proxy>> proxies;  // one per master
+  std::vector<WarpProxy*> warp_proxies;        // the same, in warp
+  std::vector<std::string> inbox;              // warp: lines read while it ran, handled once all sleep
+  bool output_open = true;
+  bool stirred = false;  // warp: semsim woke it (a line, data, a signal) since it last slept
+  std::unique_ptr<Stillness> stillness;  // warp: whether its processes sleep
   std::unique_ptr<DriverProcess> process;
   std::uint64_t epoch = 0;  // one more per process: steps planned for a dead one do nothing
   bool ready = false;
@@ -109,14 +125,34 @@ struct DriverClient {
 };
 
 struct DriverRun::State {
-  explicit State(DriverRun& r) : run(r), o(r.options_), history(r.sink_) {}
+  explicit State(DriverRun& r)
+      : run(r), o(r.options_), history(r.sink_), warp(r.options_.mode == TimeMode::virtual_time) {}
 
   void start();
+  std::unique_ptr<Proxy> make_proxy(DriverClient& c, std::size_t m);
   void start_process(DriverClient& c);
   void await_ready();
   void begin();
   void schedule();
   void loop();
+
+  // Warp (driver_warp.cpp): the same run in virtual time.
+  void warp_ready();
+  void warp_loop();
+  // Waits until every driver process sleeps, reading their lines and what they send meanwhile.
+  void settle();
+  bool everyone_still();
+  bool pump();
+  void take_lines(bool before_start);
+  // The earliest instant anything is due, and the one thing due now.
+  std::int64_t next_instant() const;
+  void warp_step();
+  void advance(std::int64_t to_ns);
+  std::int64_t wall_at(const DriverClient& c, std::int64_t v) const;
+  void wake(DriverClient& c);
+  void set_redis_clock(std::size_t m);
+  void check_escapes();
+  void jump_server_clock(const ScriptedAction& a);
   void finish();
   void end_processes(bool gracefully);
 
@@ -165,7 +201,9 @@ struct DriverRun::State {
 
   // Time and rows.
   std::int64_t true_us(std::int64_t mono_ns) const { return (mono_ns - t0) / kNsPerUs; }
-  std::int64_t now_us() const { return true_us(monotonic_ns()); }
+  // The run's clock: the machine's in real time, the virtual one in warp.
+  std::int64_t now_ns() const { return warp ? virtual_ns : monotonic_ns(); }
+  std::int64_t now_us() const { return true_us(now_ns()); }
   void at(std::int64_t due_ns, std::function<void()> step) { timers.emplace(due_ns, std::move(step)); }
   // A step of a client's process: nothing if the process it was planned for has died.
   void after(DriverClient& c, Micros delay, std::function<void()> step);
@@ -185,6 +223,15 @@ struct DriverRun::State {
   std::vector<std::shared_ptr<Upstream>> upstreams;
   std::multimap<std::int64_t, std::function<void()>> timers;  // by due instant; ties in order
   bool started = false;
+  const bool warp;
+  std::int64_t virtual_ns = driver_run::kWarpBaseNs;
+  bool poked = false;  // warp: semsim woke a driver since everything last slept
+  void stir(DriverClient& c) {
+    c.stirred = true;
+    poked = true;
+  }
+  std::vector<ClientClock> redis_clocks;  // warp: each master's own clock (skew, drift, server_jump)
+  std::int64_t real_start_ns = 0;
   std::int64_t t0 = 0, end_ns = 0;
   std::int64_t wall_origin_us = 0;   // the real wall clock at true time 0
   std::int64_t real_minus_mono = 0;  // CLOCK_REALTIME - CLOCK_MONOTONIC, as semsim reads them

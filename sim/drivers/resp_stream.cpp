@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
+#include <optional>
+#include <stdexcept>
+#include <utility>
 
 namespace semsim {
 
@@ -116,5 +120,56 @@ std::size_t swallow_replies(std::string_view bytes, int& left, std::string& erro
   }
   return used;
 }
+
+}  // namespace semsim
+
+namespace semsim {
+
+namespace {
+
+// The number on the line that starts at `at` (after its type byte) and where the line ends; nullopt
+// while the line is not whole.
+std::optional<std::pair<long long, std::size_t>> header(std::string_view bytes, std::size_t at) {
+  const std::size_t nl = bytes.find("\r\n", at);
+  if (nl == std::string_view::npos) return std::nullopt;
+  const std::string text(bytes.substr(at + 1, nl - at - 1));
+  char* end = nullptr;
+  const long long n = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end) throw std::runtime_error("a reply that is not Redis's protocol ('" + text.substr(0, 40) + "')");
+  return std::make_pair(n, nl + 2);
+}
+
+// The end of the reply that starts at `at`, or 0 while it is not all there.
+std::size_t reply_end(std::string_view bytes, std::size_t at) {
+  if (at >= bytes.size()) return 0;
+  switch (bytes[at]) {
+    case '+': case '-': case ':': case '_': case '#': case ',': case '(': {
+      const std::size_t nl = bytes.find("\r\n", at);
+      return nl == std::string_view::npos ? 0 : nl + 2;
+    }
+    case '$': case '!': case '=': {
+      const auto h = header(bytes, at);
+      if (!h) return 0;
+      if (h->first < 0) return h->second;
+      const std::size_t end = h->second + static_cast<std::size_t>(h->first) + 2;
+      return end <= bytes.size() ? end : 0;
+    }
+    case '*': case '~': case '>': case '%': case '|': {
+      const auto h = header(bytes, at);
+      if (!h) return 0;
+      const long long items = bytes[at] == '%' || bytes[at] == '|' ? 2 * h->first : h->first;
+      std::size_t next = h->second;
+      for (long long i = 0; i < items; ++i)
+        if ((next = reply_end(bytes, next)) == 0) return 0;
+      return next;
+    }
+    default:
+      throw std::runtime_error("a reply that is not Redis's protocol (it starts with '" + std::string(1, bytes[at]) + "')");
+  }
+}
+
+}  // namespace
+
+std::size_t reply_size(std::string_view bytes) { return reply_end(bytes, 0); }
 
 }  // namespace semsim

@@ -43,3 +43,12 @@ class CommandReader {
 std::size_t swallow_replies(std::string_view bytes, int& left, std::string& error);
 
 }  // namespace semsim
+
+namespace semsim {
+
+// The size in bytes of the first whole reply at the front of `bytes` (RESP2 and RESP3), 0 while it
+// is not all there; throws std::runtime_error when it is not Redis's protocol. Warp's proxy counts
+// replies with it: one per command it passed on.
+std::size_t reply_size(std::string_view bytes);
+
+}  // namespace semsim

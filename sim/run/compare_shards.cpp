@@ -16,6 +16,7 @@
 #include "reports/outputs/sweep_report.h"
 #include "sim/redis/shipped_files.h"
 #include "sim/run/contained_paths.h"
+#include "sim/scenario/sweep_parameter.h"
 #include "sim/run/version.h"
 
 namespace semsim {
@@ -189,6 +190,7 @@ CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, s
       csv << row->line << "\n";
       written.push_back(row->written);
       verdicts.push_back(row->verdict);
+      verdicts.back().folder = row->folder.generic_string();  // copied into --out: report.html links its timeline
       for (const fs::path& file : row->files) copy_inside(row->from, out, file);
     }
   check_written(csv, merge.csv);
@@ -228,6 +230,7 @@ CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, s
                            caption,
                            doc_path("reports/DEFINITIONS.md").string()};
   report.partial = merge.partial;
+  report.meaning = sweep_meaning(parameter);
   write_sweep_report(out, report);
   merge.report = (fs::path(out) / "report.html").string();
   return merge;

@@ -1,5 +1,7 @@
 #include "sim/run/run_execution.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,11 +17,13 @@
 #include "reports/outputs/analysis.h"
 #include "reports/outputs/charts.h"
 #include "reports/outputs/timeline.h"
+#include "sim/core/wall_clock.h"
 #include "sim/drivers/driver_run.h"
 #include "sim/redis/key_safety_net.h"
 #include "sim/redis/memory_fill.h"
 #include "sim/redis/shared_core.h"
 #include "sim/redis/shipped_files.h"
+#include "sim/run/log_progress.h"
 #include "sim/run/version.h"
 #include "sim/scenario/client_table.h"
 #include "sim/scenario/run_options_io.h"
@@ -235,10 +239,15 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
   // timeline.html is drawn from the events as they come, like the checks (no second read of history.csv).
   std::optional<TimelineBuilder> timeline;
   if (files.history && files.summary) timeline.emplace();
+  // In a log (no terminal), a line every 15 s of wall time; on a terminal the run's Progress line.
+  std::optional<LogProgress> log_progress;
+  const Stopwatch run_watch;
+  if (options.progress && isatty(STDERR_FILENO) != 1) log_progress.emplace(std::cerr, options.duration.count());
   const auto sink = [&](const Event& e) {
     if (history) history->write(e);
     checker.add(e);
     if (timeline) timeline->add(e);
+    if (log_progress) log_progress->event(e.true_us, [&] { return run_watch.seconds(); });
   };
   std::optional<Simulation> simulation;
   std::optional<DriverRun> drivers;
@@ -253,12 +262,16 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
     simulation->set_key_prefix(prefix, /*in_run_row=*/!redis.embedded() && options.mode == TimeMode::paced);
     simulation->check_inputs();  // before any output: bad input leaves none
   } else {
-    drivers.emplace(options, std::move(inputs), driver_setup(driver, redis, prefix, options.out), sink);
+    DriverSetup setup = driver_setup(driver, redis, prefix, options.out);
     std::vector<ServerControl*> controls;
     for (int m = 0; m < redis.masters(); ++m) {
       controls.push_back(&redis.master(m));
-      if (redis.master(m).clock()) redis.master(m).clock()->release();  // real time: each master's own clock too
+      if (!redis.master(m).clock()) continue;
+      // Paced: real time, each master's own clock too. Warp: it follows the run's virtual clock.
+      if (options.mode == TimeMode::paced) redis.master(m).clock()->release();
+      else setup.redis_clocks.push_back(redis.master(m).clock());
     }
+    drivers.emplace(options, std::move(inputs), std::move(setup), sink);
     drivers->set_server_control(std::move(controls), redis.embedded(), [&redis] { return master_endpoints(redis); });
     log << "drivers: each client runs `" << driver << "`; their stderr goes to "
         << (fs::path(options.out) / "drivers").string() << "/\n";

@@ -370,7 +370,8 @@ const std::vector<RunOption>& run_option_table() {
                                "still running on the embedded server is killed, and the run stops")),
     integer("seed", &O::seed, 0, INT64_MAX, "the run seed: same seed, same history (virtual mode)"),
     {.name = "mode",
-     .help = "virtual|paced (default: virtual, or paced for variants that rest on Redis's clock)",
+     .help = "virtual|paced (default: virtual, or paced for variants that rest on Redis's clock and for "
+             "driver:COMMAND, which --mode virtual runs in virtual time: warp, docs/drivers.md)",
      .read = [](O& o, const std::string& text, const std::string&) {
        if (text == "virtual") o.mode = TimeMode::virtual_time;
        else if (text == "paced") o.mode = TimeMode::paced;
@@ -507,11 +508,14 @@ void choose_mode(const po::variables_map& vm, RunOptions& o) {
   // Asked even when --mode is given: an unknown variant is bad input here, before any output exists.
   const TimeMode variants_mode = default_mode(o.variant, !vm.count("redis") && !vm.count("sentinel"));
   if (!o.mode_given) o.mode = variants_mode;
-  if (variant_info(o.variant).real_processes && o.mode == TimeMode::virtual_time)
-    throw std::invalid_argument("--variant driver:...: the clients are real processes, in real time (--mode paced)");
-  if (variant_info(o.variant).real_processes && (o.server_skew.count() != 0 || o.server_drift_ppm != 0 || o.fill_memory))
-    throw std::invalid_argument("--server-skew, --server-drift and --fill-memory are not for a driver run (docs/drivers.md, "
-                                "what cannot be moved)");
+  const bool drivers = variant_info(o.variant).real_processes;
+  if (drivers && o.mode == TimeMode::virtual_time && (vm.count("redis") || vm.count("sentinel")))
+    throw std::invalid_argument("--mode virtual with a driver (warp) needs Redis's clock to follow virtual time: the "
+                                "embedded Redis, not --redis or --sentinel; use --mode paced (docs/drivers.md, warp)");
+  if (drivers && o.mode == TimeMode::paced && (o.server_skew.count() != 0 || o.server_drift_ppm != 0))
+    throw std::invalid_argument("--server-skew and --server-drift: a paced driver run is real time, and Redis's own "
+                                "clock is the machine's (--mode virtual moves it; docs/drivers.md, warp)");
+  if (drivers && o.fill_memory) throw std::invalid_argument("--fill-memory is not for a driver run");
   if (o.server.sentinel && o.mode == TimeMode::virtual_time) {
     if (o.mode_given)
       throw std::invalid_argument("--topology sentinel: the sentinels elect in real time; use --mode paced");

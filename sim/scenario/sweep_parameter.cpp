@@ -13,6 +13,7 @@ struct SweepParameter {
   ValueKind kind;
   long long max_count;  // for counts (the minimum is 1)
   void (*apply)(const SweepValue&, RunOptions&);
+  const char* meaning;  // what a value V stands for, for report.html
 };
 
 namespace {
@@ -24,18 +25,26 @@ const std::vector<SweepParameter>& parameters() {
        [](const SweepValue& v, RunOptions& o) {
          const std::string d = format_duration(v.duration);
          o.skew = v.duration.count() == 0 ? Distribution::fixed(Micros(0)) : Distribution::parse("uniform:-" + d + ".." + d);
-       }},
+       },
+       "skew V: each client's clock offset drawn uniformly from [-V, +V] (skew 5 ms: --skew uniform:-5ms..5ms)"},
       {"delay", K::length, 0,
        [](const SweepValue& v, RunOptions& o) {
          o.delay = v.duration.count() == 0 ? Distribution::fixed(Micros(0))
                                            : Distribution::parse("uniform:0ms.." + format_duration(v.duration));
-       }},
-      {"clients", K::count, kMaxClients, [](const SweepValue& v, RunOptions& o) { o.clients = static_cast<int>(v.count); }},
-      {"limit", K::count, 1'000'000, [](const SweepValue& v, RunOptions& o) { o.limit = static_cast<int>(v.count); }},
-      {"timeout", K::length, 0, [](const SweepValue& v, RunOptions& o) { o.timeout = v.duration; }},
-      {"hold", K::length, 0, [](const SweepValue& v, RunOptions& o) { o.hold = Distribution::fixed(v.duration); }},
-      {"refresh-every", K::length, 0, [](const SweepValue& v, RunOptions& o) { o.refresh_every = v.duration; }},
-      {"server-skew", K::signed_duration, 0, [](const SweepValue& v, RunOptions& o) { o.server_skew = v.duration; }},
+       },
+       "delay V: each message, either way, delayed by a time drawn uniformly from [0, V] (--delay uniform:0ms..V)"},
+      {"clients", K::count, kMaxClients, [](const SweepValue& v, RunOptions& o) { o.clients = static_cast<int>(v.count); },
+       "clients V: V simulated clients"},
+      {"limit", K::count, 1'000'000, [](const SweepValue& v, RunOptions& o) { o.limit = static_cast<int>(v.count); },
+       "limit V: at most V holders at once"},
+      {"timeout", K::length, 0, [](const SweepValue& v, RunOptions& o) { o.timeout = v.duration; },
+       "timeout V: the semaphore's timeout, how long a permit lasts unrefreshed"},
+      {"hold", K::length, 0, [](const SweepValue& v, RunOptions& o) { o.hold = Distribution::fixed(v.duration); },
+       "hold V: every hold lasts exactly V (--hold fixed:V)"},
+      {"refresh-every", K::length, 0, [](const SweepValue& v, RunOptions& o) { o.refresh_every = v.duration; },
+       "refresh-every V: a holder refreshes its permit every V"},
+      {"server-skew", K::signed_duration, 0, [](const SweepValue& v, RunOptions& o) { o.server_skew = v.duration; },
+       "server-skew V: Redis's clock V ahead of true time (behind when negative)"},
   };
   return all;
 }
@@ -57,6 +66,13 @@ SweepValue parse_value(const SweepParameter& p, const std::string& text) {
 }  // namespace
 
 const std::string& Sweep::name() const { return parameter->name; }
+std::string Sweep::meaning() const { return parameter->meaning; }
+
+std::string sweep_meaning(const std::string& name) {
+  for (const SweepParameter& p : parameters())
+    if (p.name == name) return p.meaning;
+  return {};
+}
 bool Sweep::in_ms() const { return parameter->kind != ValueKind::count; }
 void Sweep::apply(const SweepValue& v, RunOptions& o) const { parameter->apply(v, o); }
 

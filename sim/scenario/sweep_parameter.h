@@ -28,6 +28,7 @@ struct Sweep {
   std::vector<SweepValue> values;
 
   const std::string& name() const;
+  std::string meaning() const;  // what a value stands for: "skew V: each client's clock offset ..."
   bool in_ms() const;                                   // durations: values in ms
   void apply(const SweepValue& v, RunOptions& o) const;  // sets the option this sweep varies
 };
@@ -35,6 +36,9 @@ struct Sweep {
 // "NAME" and "V1,V2,...". `as_typed` is the option as the user wrote it ("--skews 0,1ms",
 // "--sweep timeout=1s,x"): every message starts with it. Throws std::invalid_argument.
 Sweep parse_sweep(const std::string& name, const std::string& values, const std::string& as_typed);
+
+// sweep.meaning() of the parameter so named; "" for none (merge reads the name from a shard).
+std::string sweep_meaning(const std::string& name);
 
 // The names --sweep takes, comma-separated (for --help and errors).
 std::string sweep_parameter_names();

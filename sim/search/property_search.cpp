@@ -195,6 +195,8 @@ class Search {
     g.server_faults = s.server_faults;
     g.time_step_us = variant_info(s.variant).timeout_step.count();
     g.masters = s.masters;
+    g.limit = s.limit;
+    g.timeout_us = s.timeout_us;
     g.lock = variant_info(s.variant).lock;
     if (s.preconditions) g.pre = preconditions_for(s.variant);
     if (s.allow_delay) g.pre.no_delay = false;

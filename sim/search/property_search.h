@@ -49,6 +49,8 @@ struct SearchSettings {
   bool server_jumps = false;  // generate jumps and drift of Redis's clock too
   bool server_faults = false;  // generate restarts, failovers, dropped connections and pauses of Redis
   int masters = 1;            // several: Redlock's masters, their faults and partitions (check --masters N)
+  int limit = 0;                  // given: every case's limit (check --limit); 0: drawn
+  std::int64_t timeout_us = 0;    // given: every case's timeout (check --timeout); 0: drawn
   std::vector<std::string> dropped;  // preconditions searched outside of, one by one (--drop-precondition)
   std::int64_t lock_timeout_us = 10'000'000;
   std::string out;            // where the counterexample (and the scratch case folder) go

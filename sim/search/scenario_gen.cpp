@@ -65,9 +65,13 @@ constexpr std::int64_t kScaleBase = 20 * kMs;
 // A drawn case on the variant's scale (GenSettings::time_step_us): the times of its workload
 // multiplied by step / 20 ms. Clocks, the network and Redis's own faults keep their magnitudes:
 // they are the world's, not the library's.
+// A timeout given (GenSettings::timeout_us) sets the scale: the case's proportions to its timeout stay.
 GenCase on_scale(GenCase c, const GenSettings& s) {
-  if (s.time_step_us <= kScaleBase) return c;
-  const auto up = [&](std::int64_t& us) { us = us * s.time_step_us / kScaleBase; };
+  const bool given = s.timeout_us > 0 && c.timeout_us > 0;
+  if (s.time_step_us <= kScaleBase && !given) return c;
+  const double factor = given ? static_cast<double>(s.timeout_us) / static_cast<double>(c.timeout_us)
+                              : static_cast<double>(s.time_step_us) / kScaleBase;
+  const auto up = [&](std::int64_t& us) { us = static_cast<std::int64_t>(static_cast<double>(us) * factor); };
   for (std::int64_t* us : {&c.duration_us, &c.timeout_us, &c.hold.lo_us, &c.hold.hi_us, &c.think.lo_us,
                            &c.think.hi_us, &c.refresh_every_us, &c.pause_length.lo_us, &c.pause_length.hi_us})
     up(*us);
@@ -189,6 +193,8 @@ GenCase normalize(GenCase c, const GenSettings& s) {
   c.limit = s.lock ? 1 : std::clamp(c.limit, 1, std::max(1, c.clients - 1));
   c.duration_us = std::max<std::int64_t>(c.duration_us, kMs);
   c.timeout_us = std::max<std::int64_t>(c.timeout_us, kMs);
+  if (s.limit > 0) c.limit = s.limit;
+  if (s.timeout_us > 0) c.timeout_us = s.timeout_us;
   if (const std::int64_t step = s.time_step_us; step > 0)  // the nearest whole number of steps, at least one
     c.timeout_us = std::max<std::int64_t>(1, (c.timeout_us + step / 2) / step) * step;
   c.per_client.resize(c.clients);
@@ -384,11 +390,15 @@ std::vector<std::string> broken_preconditions(const GenCase& c, const Preconditi
 std::string preconditions_verdict(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us) {
   const Preconditions pre = preconditions_for(variant);
   const std::string text = pre.text.empty() ? std::string("none") : pre.text;
+  // A variant under no precondition (basic) is not promised safe anywhere: no case "keeps" it.
+  bool promised = false;
+  for (const auto& [name, field] : precondition_names()) promised = promised || pre.*field;
+  if (!promised) return "none promised (" + text + "): the source articles do not claim this variant is safe";
   const std::vector<std::string> broken = broken_preconditions(c, pre, lock_timeout_us);
-  if (broken.empty()) return "kept (" + text + "): the seeds promise safety for this case";
+  if (broken.empty()) return "kept (" + text + "): the source articles promise safety for this case";
   std::string out = "broken: ";
   for (std::size_t i = 0; i < broken.size(); ++i) out += (i ? "; " : "") + broken[i];
-  return out + " (outside the seeds' promise: " + text + ")";
+  return out + " (outside the source articles' promise: " + text + ")";
 }
 
 rc::Gen<GenCase> gen_case(const GenSettings& settings) {

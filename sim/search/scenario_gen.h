@@ -107,6 +107,10 @@ struct GenSettings {
   // jumps, restarts with downtime, pauses) and partitions of clients from some of them, kept
   // inside Redlock's assumptions where `pre` says so. The run's defaults of the two below.
   bool lock = false;  // the variant is a lock: every case has limit 1
+  // Given (check --limit, --timeout): every case has this limit / timeout (a driver's library is
+  // set up with them); 0: drawn.
+  int limit = 0;
+  std::int64_t timeout_us = 0;
   int masters = 1;
   std::int64_t master_timeout_us = 50'000;
   double drift_factor = 0.01;
@@ -122,8 +126,9 @@ bool meets(const GenCase& c, const GenSettings& settings, std::string* why = nul
 // promise); empty when it keeps them all. For a counterexample found with --no-preconditions.
 std::vector<std::string> broken_preconditions(const GenCase& c, const Preconditions& pre, std::int64_t lock_timeout_us);
 
-// One line on the case against `variant`'s preconditions: "kept (TEXT): the seeds promise safety
-// for this case", or "broken: network delay; ... (outside the seeds' promise: TEXT)".
+// One line on the case against `variant`'s preconditions: "kept (TEXT): the source articles promise
+// safety for this case", "broken: network delay; ... (outside the source articles' promise: TEXT)",
+// or, for a variant they promise nothing (basic), "none promised (TEXT): ...".
 std::string preconditions_verdict(const GenCase& c, const std::string& variant, std::int64_t lock_timeout_us);
 
 rc::Gen<GenCase> gen_case(const GenSettings& settings);

@@ -17,16 +17,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdp import Browser, find_chromium  # noqa: E402
+from checks import check, verdict  # noqa: E402
 
 WIDTH, HEIGHT = 1280, 800
-failures = []
-
-
-def check(ok, what):
-    print(('ok    ' if ok else 'FAIL  ') + what)
-    if not ok:
-        failures.append(what)
-    return ok
 
 
 def no_errors(browser, page_name):
@@ -76,7 +69,7 @@ def check_axis_and_labels(page, name):
         check(any(abs(mantissa - m) < 1e-6 for m in (1, 2, 5)) and
               all(abs(values[i + 1] - values[i] - step) < 1e-6 * max(1, step) for i in range(len(values) - 1)),
               '%s: ticks at a round step (%g)' % (name, step))
-    clipped = page.evaluate("""[...document.querySelectorAll('#axis text, #plot text')].filter(t => {
+    clipped = page.evaluate("""[...document.querySelectorAll('#axis text, #plot text, #labels text')].filter(t => {
         const b = t.getBBox(), w = +t.ownerSVGElement.getAttribute('width');
         return b.width > 0 && (b.x < -0.5 || b.x + b.width > w + 0.5); }).map(t => t.textContent)""")
     check(clipped == [], '%s: no text cut at the edges %s' % (name, clipped[:3]))
@@ -87,7 +80,7 @@ def check_timeline(browser, shots, path, name, steal):
     page.goto('file://' + path)
     no_errors(browser, name)
     check_axis_and_labels(page, name)
-    labels = page.evaluate("[...document.querySelectorAll('#plot text')].map(t => [...t.childNodes]"
+    labels = page.evaluate("[...document.querySelectorAll('#labels text, #plot text')].map(t => [...t.childNodes]"
                            ".filter(n => n.nodeType === 3).map(n => n.textContent).join(''))")
     offsets = [l for l in labels if re.fullmatch(r'[+\u2212]\d+\.\d{3} ms', l)]
     check(len(offsets) == page.evaluate('JSON.parse(document.getElementById("data").textContent).rows.length'),
@@ -145,10 +138,7 @@ def main():
         check_timeline(browser, shots, os.path.abspath(timeline), 'timeline-steal.html', steal=True)
         check_timeline(browser, shots, os.path.abspath(dense), 'timeline-dense.html', steal=False)
     print('screenshots: ' + ', '.join(os.path.join(shots, f) for f in sorted(os.listdir(shots)) if f.endswith('.png')))
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        return 1
-    return 0
+    return verdict()
 
 
 if __name__ == '__main__':

@@ -8,8 +8,9 @@
       two words: analyze refuses it).
   hostile_pages.py name
       prints the markup a file or folder name can hold (no '/', no ','), for report.html.
-  hostile_pages.py check TIMELINE_HTML REPORT_HTML
-      opens both pages in headless Chromium and checks that no markup of the data ran or became an
+  hostile_pages.py check TIMELINE_HTML REPORT_HTML [MASTERS_TIMELINE_HTML]
+      opens the pages (MASTERS_TIMELINE_HTML: a run over several masters, its lanes drawn from
+      the same hostile rows) in headless Chromium and checks that no markup of the data ran or became an
       element (document.title and window.xssRan untouched, no <img>, no script but the page's own,
       no on* attribute), that nothing was refused by the page's policy or thrown (console errors),
       and that the text is on the page as text.
@@ -19,6 +20,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, verdict  # noqa: E402
 
 RAN = "document.title='XSS-RAN';window.xssRan=1"
 # What breaks out of HTML text, an attribute, a script element, a comment, a JavaScript string.
@@ -85,15 +87,6 @@ def make_history(plain, hostile, mode):
         w.writerows([header] + body)
 
 
-failures = []
-
-
-def check(ok, what):
-    print(('ok    ' if ok else 'FAIL  ') + what)
-    if not ok:
-        failures.append(what)
-
-
 def nothing_ran(browser, page, name, scripts):
     check(page.evaluate("document.title") != 'XSS-RAN' and page.evaluate("typeof window.xssRan") == 'undefined',
           '%s: no script of the data ran (title %r)' % (name, page.evaluate("document.title")))
@@ -112,7 +105,7 @@ def nothing_ran(browser, page, name, scripts):
     browser.errors.clear()
 
 
-def check_pages(timeline, report):
+def check_pages(timeline, report, masters=None):
     from cdp import Browser, find_chromium
     if not find_chromium():
         print('chromium not installed (./bootstrap test installs it): skipped')
@@ -123,7 +116,7 @@ def check_pages(timeline, report):
         nothing_ran(browser, page, 'timeline.html', 1)
         check(page.evaluate("document.getElementById('title').textContent").startswith(field('variant')),
               'timeline.html: the variant is the heading, as text')
-        titles = page.evaluate("[...document.querySelectorAll('#plot title, #axis title')].map(t => t.textContent)")
+        titles = page.evaluate("[...document.querySelectorAll('#plot title, #axis title, #labels title')].map(t => t.textContent)")
         # As history.csv holds it: the note's " as \".
         check(any(field('redis_pause note').split('"')[0] in t for t in titles),
               'timeline.html: a fault\'s detail is its mark\'s hover text, as text')
@@ -131,6 +124,22 @@ def check_pages(timeline, report):
         page.evaluate("document.getElementById('zin').click()")
         page.settle()
         nothing_ran(browser, page, 'timeline.html zoomed', 1)
+
+        if masters:
+            page = browser.new_page(1280, 800)
+            page.goto('file://' + os.path.abspath(masters))
+            nothing_ran(browser, page, 'timeline.html over masters', 1)
+            lanes = page.evaluate("[...document.querySelectorAll('#labels text')].map(t => t.textContent)"
+                                  ".filter(t => t.startsWith('master '))")
+            check(lanes == ['master %d' % m for m in range(1, 6)], 'timeline.html over masters: its 5 lanes %s' % lanes)
+            titles = page.evaluate("[...document.querySelectorAll('#bars title')].map(t => t.textContent)")
+            check(any(t.startswith('master 3: down') and field('redis_restart note').split('"')[0] in t for t in titles),
+                  "timeline.html over masters: a master's restart and its detail on its lane, as text")
+            check(any(t.startswith('master 1 voted for client 1') for t in titles),
+                  'timeline.html over masters: the votes, read past the hostile note')
+            page.evaluate("document.getElementById('zin').click()")
+            page.settle()
+            nothing_ran(browser, page, 'timeline.html over masters zoomed', 1)
 
         page = browser.new_page(1280, 800)
         page.goto('file://' + os.path.abspath(report))
@@ -142,10 +151,7 @@ def check_pages(timeline, report):
               'report.html: the command that reproduces the sweep names it, as text')
         legends = page.evaluate("[...document.querySelectorAll('svg text')].map(t => t.textContent)")
         check(any(NAME in t for t in legends), "report.html: the charts' legends name it, as text")
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        return 1
-    return 0
+    return verdict()
 
 
 def main():
@@ -155,7 +161,7 @@ def main():
     if sys.argv[1] == 'name':
         print(NAME)
         return 0
-    return check_pages(sys.argv[2], sys.argv[3])
+    return check_pages(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
 
 
 if __name__ == '__main__':

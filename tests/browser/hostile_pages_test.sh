@@ -32,4 +32,9 @@ cp "$src/examples/lua-script/semaphore.ini" "$tmp/variant/$name.ini"
 "$semsim" compare --variants "basic,script:$tmp/variant/$name.ini" --skews 0,5ms,20ms --seeds 1 --clients 6 --limit 2 \
   --duration 400ms --delay uniform:0ms..1ms --jobs 2 --out "$tmp/$name" >"$tmp/compare.log" 2>&1 || { cat "$tmp/compare.log"; exit 1; }
 
-python3 "$pages" check "$tmp/analyzed/timeline.html" "$tmp/$name/report.html"
+# Over 5 masters (a restart of master 3, client 1 cut from 4 and 5): the lanes from hostile rows.
+(cd "$src" && "$semsim" scenario scenarios/redlock-restart-delayed.ini --out "$tmp/rl") >"$tmp/rl.log" 2>&1 || { cat "$tmp/rl.log"; exit 1; }
+python3 "$pages" history "$(find "$tmp/rl" -name history.csv | head -1)" "$tmp/hostile-masters.csv"
+"$semsim" analyze "$tmp/hostile-masters.csv" --out "$tmp/masters" >"$tmp/masters.log" 2>&1 || { cat "$tmp/masters.log"; exit 1; }
+
+python3 "$pages" check "$tmp/analyzed/timeline.html" "$tmp/$name/report.html" "$tmp/masters/timeline.html"

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sim/drivers/driver_process.h"
+#include "tests/drivers/run_output.h"
 
 namespace {
 
@@ -50,12 +51,9 @@ class DriverRunTest : public ::testing::Test {
   }
   // Runs semsim with `args` (a shell command line's tail); its exit code, and its output in output_.
   int semsim(const std::string& args, const std::string& before = "") {
-    const std::string command = before + std::string(SEMSIM_BINARY) + " run " + args + " --out " + (dir_ / "out").string() +
-                                " --no-charts > " + (dir_ / "log").string() + " 2>&1";
-    const int status = std::system(command.c_str());
-    std::ifstream in(dir_ / "log");
-    output_ = std::string((std::istreambuf_iterator<char>(in)), {});
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 256 + WTERMSIG(status);
+    return semsim::testing::run_logged(before + std::string(SEMSIM_BINARY) + " run " + args + " --out " +
+                                           (dir_ / "out").string() + " --no-charts",
+                                       dir_ / "log", output_);
   }
   std::string variant() const { return "--variant \"driver:python3 " + driver_.string() + "\""; }
   std::string write(const std::string& name, const std::string& text) {
@@ -64,16 +62,7 @@ class DriverRunTest : public ::testing::Test {
   }
   std::string summary(const std::string& column) const { return csv_column(dir_ / "out" / "summary.csv", column); }
   static std::string csv_column(const fs::path& file, const std::string& column) {
-    std::ifstream in(file);
-    std::string header, row;
-    std::getline(in, header);
-    std::getline(in, row);
-    std::vector<std::string> names, values;
-    std::stringstream h(header), r(row);
-    for (std::string f; std::getline(h, f, ',');) names.push_back(f);
-    for (std::string f; std::getline(r, f, ',');) values.push_back(f);
-    const auto at = std::find(names.begin(), names.end(), column);
-    return at == names.end() || static_cast<std::size_t>(at - names.begin()) >= values.size() ? "?" : values[at - names.begin()];
+    return semsim::testing::csv_column(file, column);
   }
   std::vector<Row> history() const {
     std::ifstream in(dir_ / "out" / "history.csv");
@@ -657,9 +646,10 @@ TEST_F(DriverRunTest, CtrlCEndsTheRunWithEveryDriverGoneAndAnAnalyzableHistory) 
   // TearDown: no driver process left.
 }
 
-TEST_F(DriverRunTest, VirtualTimeIsRefusedForRealProcesses) {
-  EXPECT_EQ(semsim(variant() + " --mode virtual"), 2);
-  EXPECT_NE(output_.find("real processes, in real time (--mode paced)"), std::string::npos) << output_;
+// Warp needs Redis's clock to follow virtual time: a user's Redis keeps its own.
+TEST_F(DriverRunTest, VirtualTimeIsRefusedOnAUsersRedis) {
+  EXPECT_EQ(semsim(variant() + " --mode virtual --redis 127.0.0.1:1"), 2);
+  EXPECT_NE(output_.find("needs Redis's clock to follow virtual time"), std::string::npos) << output_;
 }
 
 }  // namespace

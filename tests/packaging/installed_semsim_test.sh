@@ -48,6 +48,13 @@ grep -q "^# semsim $(echo "$v" | cut -d' ' -f2-)" "$tmp/o/steal-10ms/basic/run.i
 deb=$(ls "$tmp"/deb/semsim_*.deb)
 dpkg-deb -c "$deb" >"$tmp/deb.list"
 grep -q '\./usr/share/doc/semsim/reports/DEFINITIONS.md$' "$tmp/deb.list" || fail "the .deb carries no /usr/share/doc/semsim"
+# What Debian expects of every package: the license in copyright (machine-readable), the changelog.
+grep -q '\./usr/share/doc/semsim/copyright$' "$tmp/deb.list" || fail "the .deb carries no /usr/share/doc/semsim/copyright"
+grep -q '\./usr/share/doc/semsim/changelog.gz$' "$tmp/deb.list" || fail "the .deb carries no /usr/share/doc/semsim/changelog.gz"
+dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/semsim/copyright | grep -q '^License: Expat' \
+  || fail "the .deb's copyright names no license"
+dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/semsim/changelog.gz | gzip -dc | head -1 | grep -qF "semsim ($(
+  "$bin" --version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1))" || fail "the .deb's changelog does not start with its version"
 depends=$(dpkg-deb -f "$deb" Depends)
 [[ $depends == *redis-server* && $depends == *"libc6 (>="* && $depends == *libhiredis* ]] || fail "Depends: $depends"
 echo "installed semsim ok: $v; $(basename "$deb") $(du -k "$deb" | cut -f1) KiB; Depends: $depends"

@@ -58,7 +58,15 @@ RC_GTEST_PROP(ScenarioGen, APreconditionVerdictNamesEachConditionBroken, ()) {
   RC_ASSERT(broken.back() == "a fault of Redis itself (redis_restart)");
   const std::string verdict = preconditions_verdict(c, "fair", 10'000'000);
   RC_ASSERT(verdict.starts_with("broken: " + broken.front() + "; "));
-  RC_ASSERT(verdict.find("(outside the seeds' promise: ") != std::string::npos);
+  RC_ASSERT(verdict.find("(outside the source articles' promise: ") != std::string::npos);
+}
+
+// basic is promised nothing: a case is never said to keep a promise it does not have.
+TEST(ScenarioGen, AVariantPromisedNothingIsNeverSaidSafe) {
+  const std::string verdict = preconditions_verdict(GenCase{}, "basic", 10'000'000);
+  EXPECT_EQ(verdict, "none promised (" + preconditions_for("basic").text +
+                         "): the source articles do not claim this variant is safe");
+  EXPECT_EQ(verdict.find("promise safety"), std::string::npos);
 }
 
 // A library that takes whole seconds (timeout.step = 1s) is searched in whole seconds: every
@@ -88,7 +96,7 @@ TEST(ScenarioGenVerdict, ABrokenLeaseNamesItsFigures) {
   c.per_client[0].delay_in = Span{0, 3'000};
   c.actions.push_back({5'000, 1, ScriptedAction::Kind::pause, 15'000});
   EXPECT_EQ(preconditions_verdict(c, "lua", 10'000'000),
-            "broken: hold 10ms + pauses 15ms + round trip 4ms = 29ms >= lease 20ms (outside the seeds' promise: " +
+            "broken: hold 10ms + pauses 15ms + round trip 4ms = 29ms >= lease 20ms (outside the source articles' promise: " +
                 lease_promise().text + ")");
   c.refresh_every_us = 25'000;
   c.actions.clear();

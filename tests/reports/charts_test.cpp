@@ -98,6 +98,27 @@ TEST(Charts, ComparisonChartsHaveOneLinePerVariantWithErrorBars) {
   EXPECT_TRUE(fs::exists(r.dir + "/compare_over_admitting.svg"));
 }
 
+// Hovering a line of a chart names its series, never gnuplot's own gnuplot_plot_N.
+TEST(Charts, HoverTextNamesTheSeries) {
+  SmallRun r = small_run("hover");
+  if (!have_gnuplot(r.dir)) GTEST_SKIP() << "gnuplot not installed";
+  std::ostringstream warn;
+  EXPECT_TRUE(draw_comparison_charts(small_sweep(r.summary, 3), "skew (ms)", r.dir, warn)) << warn.str();
+  const std::string svg = slurp(r.dir + "/compare_over_admission.svg");
+  EXPECT_EQ(svg.find("<title>gnuplot_plot_"), std::string::npos);
+  EXPECT_NE(svg.find("<title>basic</title>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>fair</title>"), std::string::npos);
+}
+
+TEST(Charts, APlotWithoutAKeyEntryLosesGnuplotsHoverText) {
+  const std::string svg =
+      "<g id=\"gnuplot_plot_1\" ><title>gnuplot_plot_1</title>\n<g><g><text>a &amp; b</text></g></g><path d='M0,0'/></g>\n"
+      "<g id=\"gnuplot_plot_2\" ><title>gnuplot_plot_2</title>\n<path d='M1,1'/><text>0.5</text></g>\n";
+  EXPECT_EQ(name_svg_series(svg),
+            "<g id=\"gnuplot_plot_1\" ><title>a &amp; b</title>\n<g><g><text>a &amp; b</text></g></g><path d='M0,0'/></g>\n"
+            "<g id=\"gnuplot_plot_2\" >\n<path d='M1,1'/><text>0.5</text></g>\n");
+}
+
 // The `set style line` entries of a script: (colour, point type, dash type).
 std::vector<std::tuple<std::string, std::string, std::string>> series_styles(const std::string& gp) {
   std::vector<std::tuple<std::string, std::string, std::string>> out;

@@ -51,15 +51,24 @@ Page sweep(const std::string& name, const std::string& basic = "basic") {
   fs::remove_all(p.dir);
   fs::create_directories(p.dir);
   std::vector<SweepRun> runs;
+  std::vector<std::string> folders;  // as compare names them; each with its timeline.html
   for (double skew : {0.0, 5.0})
     for (int seed = 0; seed < 2; ++seed) {
       runs.push_back({basic, skew, run(skew > 0 ? 1 + 2 * seed : 0)});
       runs.push_back({"lua", skew, run(0)});
+      for (const char* v : {"basic", "lua"}) {
+        folders.push_back(std::string(v) + "-skew-" + (skew > 0 ? "5ms" : "0") + "/seed-" + std::to_string(seed + 1));
+        fs::create_directories(p.dir / folders.back());
+        std::ofstream(p.dir / folders.back() / "timeline.html") << "<!DOCTYPE html>\n";
+      }
     }
   runs.back().summary.liveness = Verdict::invalid;  // lua at 5 ms, seed 2: a stall
+  const fs::path definitions = p.dir / "source" / "DEFINITIONS.md";  // as installed: outside the sweep's folder
+  fs::create_directories(definitions.parent_path());
+  std::ofstream(definitions) << "# What the checker counts\n";
   p.report = {"skew", true, "semsim compare --variants basic,lua --skews 0,5ms", "0.2.0 (commit abc)",
               "embedded redis-server 7.0.15", "clients = 10\nlimit = 2\nskew = fixed:0ms\ntimeout = 10s\n", 2, 1, true,
-              sweep_stats(runs), run_verdicts(runs), "", "/usr/share/doc/semsim/reports/DEFINITIONS.md"};
+              sweep_stats(runs), run_verdicts(runs, folders), "", definitions.string()};
   return p;
 }
 
@@ -82,7 +91,7 @@ TEST(SweepReport, OpensWithAVerdictRowPerVariant) {
   EXPECT_LT(verdicts, html.find("<h2"));  // right under the title and its context line
   EXPECT_LT(html.find("<h1>"), verdicts);
   EXPECT_EQ(verdict_row(html, "basic"),
-            (std::vector<std::string>{"basic", "unsafe", "2 of 4 runs", "+3 at 5 ms", "5 ms (2 of 2 runs there)",
+            (std::vector<std::string>{"basic", "unsafe", "2 of 4 runs", "+3 at 5 ms (its timeline)", "5 ms (2 of 2 runs there)",
                                       "no stall"}));
   EXPECT_EQ(verdict_row(html, "lua"), (std::vector<std::string>{"lua", "safe in every run", "0 of 4 runs", "none",
                                                                 "&mdash;", "stalls in 1 of 4 runs"}));
@@ -134,14 +143,64 @@ TEST(SweepReport, SaysHowToReproduceTheSweepAndFoldsTheOptions) {
   EXPECT_GT(details, html.find("id=\"verdicts\""));
 }
 
-TEST(SweepReport, LinksTheDefinitionsAndEveryContentsEntryHasItsTarget) {
-  const std::string html = sweep("report_links").html();
-  EXPECT_NE(html.find("<a href=\"file:///usr/share/doc/semsim/reports/DEFINITIONS.md\">"), std::string::npos);
+TEST(SweepReport, LinksTheDefinitionsCopiedBesideItAndEveryContentsEntryHasItsTarget) {
+  Page p = sweep("report_links");
+  const std::string html = p.html();
+  // Relative, to a copy beside the page: the link holds in a published copy of the folder.
+  EXPECT_NE(html.find("<a href=\"DEFINITIONS.md\">the checker's definitions</a>"), std::string::npos);
+  EXPECT_EQ(slurp(p.dir / "DEFINITIONS.md"), "# What the checker counts\n");
+  EXPECT_EQ(html.find("file:"), std::string::npos);
   const std::regex link("href=\"#([^\"]+)\"");
   int links = 0;
   for (auto it = std::sregex_iterator(html.begin(), html.end(), link); it != std::sregex_iterator(); ++it, ++links)
     EXPECT_NE(html.find("id=\"" + (*it)[1].str() + "\""), std::string::npos) << (*it)[1];
   EXPECT_GE(links, 4);
+}
+
+TEST(SweepReport, NamesTheDefinitionsWithoutALinkWhenThereIsNoFile) {
+  Page p = sweep("report_nodefs");
+  p.report.definitions = (p.dir / "no-such" / "DEFINITIONS.md").string();
+  const std::string html = p.html();
+  EXPECT_NE(html.find("Definitions: reports/DEFINITIONS.md in semsim's documentation."), std::string::npos);
+  EXPECT_FALSE(fs::exists(p.dir / "DEFINITIONS.md"));
+}
+
+TEST(SweepReport, LinksEachRunsTimelineRelativelyAndTheWorstOverAdmission) {
+  Page p = sweep("report_runs");
+  fs::remove(p.dir / "lua-skew-0" / "seed-2" / "timeline.html");  // a run without its page: not linked
+  const std::string html = p.html();
+  EXPECT_NE(html.find("<a href=\"#runs\">each run's timeline</a>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>0</td><td><a href=\"basic-skew-0/seed-1/timeline.html\">1</a> <a "
+                      "href=\"basic-skew-0/seed-2/timeline.html\">2</a></td><td><a href=\"lua-skew-0/seed-1/timeline.html\">1</a></td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<a href=\"basic-skew-5ms/seed-2/timeline.html\" class=unsafe title=\"over-admitted: +3\">2<sup>+3</sup></a>"),
+            std::string::npos);
+  // The worst over-admission (+3: seed 2 at 5 ms) links to its run.
+  EXPECT_NE(html.find("<b>+3</b> <small>at 5 ms (<a href=\"basic-skew-5ms/seed-2/timeline.html\">its timeline</a>)"),
+            std::string::npos);
+}
+
+TEST(SweepReport, AVariantAskedForThatNeverRanStaysInTheVerdictTableMarkedNotRun) {
+  Page p = sweep("report_notrun");
+  p.report.variants = {"basic", "fair", "lua"};
+  p.report.partial = "partial: the sweep stopped early (interrupted); 8 of 12 runs finished";
+  const std::string html = p.html();
+  EXPECT_EQ(verdict_row(html, "fair"),
+            (std::vector<std::string>{"fair", "not run (the sweep stopped before any run of it finished)"}));
+  // In the order asked for.
+  EXPECT_LT(html.find("<th class=variant>basic</th>"), html.find("<th class=variant>fair</th>"));
+  EXPECT_LT(html.find("<th class=variant>fair</th>"), html.find("<th class=variant>lua</th>"));
+  EXPECT_EQ(verdict_row(html, "lua")[1], "safe in the 4 runs made (partial)");
+}
+
+TEST(SweepReport, SaysWhatAValueOfTheSweptParameterStandsFor) {
+  Page p = sweep("report_meaning");
+  p.report.meaning = "skew V: each client's clock offset drawn uniformly from [-V, +V]";
+  const std::string html = p.html();
+  const std::size_t meaning = html.find("<p class=context id=\"meaning\">skew V: each client's clock offset drawn uniformly "
+                                        "from [-V, +V].</p>");
+  ASSERT_NE(meaning, std::string::npos) << html.substr(0, 1200);
+  EXPECT_LT(meaning, html.find("<table id=\"verdicts\""));
 }
 
 TEST(SweepReport, InlinesTheChartsAndLoadsNothing) {
@@ -186,6 +245,9 @@ Page hostile_sweep(const std::string& name) {
                             &p.report.partial, &p.report.caption, &p.report.definitions})
     *text += kHostile;
   p.report.parameter += kHostile;
+  p.report.runs[0].folder = kHostile + "/seed-1";  // a run folder (named after the variant)
+  fs::create_directories(p.dir / p.report.runs[0].folder);
+  std::ofstream(p.dir / p.report.runs[0].folder / "timeline.html") << "<!DOCTYPE html>\n";
   return p;
 }
 
@@ -196,7 +258,10 @@ TEST(SweepReport, EveryTextOfTheSweepReachesThePageAsText) {
   EXPECT_NE(html.find("<th class=variant>script:" + kEscaped + ".ini</th>"), std::string::npos);
   EXPECT_NE(html.find("<pre>semsim compare --variants basic,lua --skews 0,5ms" + kEscaped + "</pre>"), std::string::npos);
   EXPECT_NE(html.find("<b>" + kEscaped + "</b>"), std::string::npos);  // partial
-  EXPECT_NE(html.find("<a href=\"file:///usr/share/doc/semsim/reports/DEFINITIONS.md" + kEscaped + "\">"), std::string::npos);
+  // A run folder's name as a path of its own, percent-encoded: never markup, never a scheme.
+  EXPECT_NE(html.find("<a href=\"%3Cimg%20src%3Dx%20onerror%3D%22document.title%3D%27XSS%27%22%3E%3Cscript%3Ex%3C/script%3E%3C%21--%26amp%3B/seed-1/timeline.html\">1</a>"),
+            std::string::npos);
+  EXPECT_EQ(html.find("file:"), std::string::npos);
 }
 
 TEST(SweepReport, ItsPolicyRunsNoScriptAndOnlyItsOwnStyle) {

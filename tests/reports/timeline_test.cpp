@@ -306,3 +306,86 @@ TEST(Timeline, EachPermitOfAClientIsABarOfItsOwn) {
 
 }  // namespace
 }  // namespace semsim
+
+namespace semsim {
+namespace {
+
+// Three masters, quorum 2 (Kleppmann's story, shortened): client 1 is cut from master 3 for 5 ms
+// and holds on masters 1 and 2; master 2's clock jumps; it restarts, down 100 ms, without its
+// writes; client 2 then holds on masters 2 and 3.
+TEST(Timeline, EachMasterHasALaneWithItsFaultsCutsAndTheVotesOfEachGrant) {
+  HistoryBuilder h(/*limit=*/1, /*clients=*/2, /*timeout_ms=*/1000);
+  h.events[0].detail += " masters=3 quorum=2";
+  h.at(0, 1, Op::partition, Phase::ok).events.back().detail = "masters=3 length_us=5000";
+  h.at(0, 1, Op::acquire, Phase::invoke).at(1, 1, Op::acquire, Phase::ok, "a");
+  h.events.back().detail = "votes=2/3 granted=1,2 no_answer=3";
+  h.at(5, 1, Op::heal, Phase::ok).events.back().detail = "masters=3";
+  h.at(10, 0, Op::server_jump, Phase::ok).events.back().detail = "master=2 by_us=900000";
+  h.at(20, 0, Op::redis_restart, Phase::ok).events.back().detail = "master=2 persistence=none down_us=100000 lost_since_us=0";
+  h.at(30, 2, Op::acquire, Phase::invoke).at(31, 2, Op::acquire, Phase::ok, "b");
+  h.events.back().detail = "votes=2/3 granted=2,3";
+  h.at(60, 1, Op::release, Phase::invoke, "a").at(70, 2, Op::release, Phase::invoke, "b").end(80);
+  const std::string html = page_of(h.sorted(), "timeline_masters");
+  EXPECT_NE(html.find("\"masters\":3,\"quorum\":2,\"master_marks\":[[3,\"cut\",0,5000,\"client 1\"],"
+                      "[2,\"server_jump\",10000,10000,\"master=2 by_us=900000\"],"
+                      "[2,\"redis_restart\",20000,120000,\"master=2 persistence=none down_us=100000 lost_since_us=0\"]]"),
+            std::string::npos)
+      << html.substr(html.find("\"masters\""), 300);
+  // The votes above the hold flags: masters 1 and 2 (16 + 32) for client 1, 2 and 3 (32 + 64) for client 2.
+  EXPECT_NE(html.find("{\"id\":1,\"offset_ms\":0.000,\"holds\":[1000,60000,1000000,50,1]"), std::string::npos);
+  EXPECT_NE(html.find("{\"id\":2,\"offset_ms\":0.000,\"holds\":[31000,70000,1030000,98,1]"), std::string::npos);
+  // A master's faults go on its lane, not across every client's row.
+  EXPECT_NE(html.find("\"server\":[]"), std::string::npos);
+}
+
+TEST(Timeline, OneRedisHasNoMasterLanes) {
+  const std::string html = page_of(every_mark(), "timeline_one_master");
+  EXPECT_NE(html.find("\"masters\":0,\"quorum\":1,\"master_marks\":[]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace semsim
+
+namespace semsim {
+namespace {
+
+// 150 over-admissions, more than the checker describes (100): each is on the page, exactly,
+// for "next" to reach (not the holders series' buckets past the hundredth).
+TEST(Timeline, EveryOverAdmissionIsListedToJumpTo) {
+  HistoryBuilder h(/*limit=*/1, /*clients=*/2, /*timeout_ms=*/1000);
+  for (int i = 0; i < 150; ++i) {
+    const double t = 10.0 * i;
+    h.hold(1, t, t + 1, t + 5, "a" + std::to_string(i)).hold(2, t, t + 2, t + 4, "b" + std::to_string(i));
+  }
+  h.end(1500);
+  const std::vector<Event> events = h.sorted();
+  const std::string dir = history_dir(events, "timeline_all_episodes");
+  const Summary s = analyze_history(dir + "/history.csv");
+  ASSERT_EQ(s.episode_count, 150);
+  EXPECT_EQ(s.episodes.size(), 100u);
+  ASSERT_EQ(s.episode_spans.size(), 150u);
+  EXPECT_EQ(s.episode_spans.back(), (EpisodeSpan{1492000, 1494000, 2}));
+  write_timeline_html(dir + "/history.csv", dir + "/timeline.html", s);
+  const std::string html = slurp(dir + "/timeline.html");
+  const std::size_t at = html.find("\"episodes\":[");
+  ASSERT_NE(at, std::string::npos);
+  const std::string list = html.substr(at, html.find(']', at) - at);
+  EXPECT_EQ(std::count(list.begin(), list.end(), ','), 150 * 3 - 1);
+  EXPECT_NE(list.find("1482000,1484000,2,1492000,1494000,2"), std::string::npos);
+}
+
+// A 1,000-client run: every client has its row (label) on the page, none left out.
+TEST(Timeline, AThousandClientsAreEachOnThePage) {
+  HistoryBuilder h(/*limit=*/1, /*clients=*/1000, /*timeout_ms=*/1000);
+  for (int c = 1; c <= 1000; ++c) h.hold(c, c, c + 0.5, c + 2, "p" + std::to_string(c));
+  h.end(1100);
+  const std::string dir = history_dir(h.sorted(), "timeline_thousand");
+  const Summary s = analyze_history(dir + "/history.csv");
+  write_timeline_html(dir + "/history.csv", dir + "/timeline.html", s);
+  const std::string html = slurp(dir + "/timeline.html");
+  EXPECT_NE(html.find("\"hidden\":0"), std::string::npos);
+  EXPECT_NE(html.find("{\"id\":1000,"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace semsim

@@ -2,6 +2,7 @@
 // anywhere, with their bytes, what is not RESP refused, and the replies to its own AUTH/SELECT swallowed.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -70,3 +71,26 @@ TEST(DriverRespStream, SwallowsTheProxysOwnRepliesAndNoMore) {
 
 }  // namespace
 }  // namespace semsim
+
+namespace {
+
+// Warp's proxy counts Redis's replies, one per command it passed on: each kind of RESP2 and RESP3
+// reply is whole only when all its bytes (and its items') are there.
+TEST(ReplySize, EveryKindOfReplyIsWholeOnlyWithAllItsBytes) {
+  const std::vector<std::string> replies = {
+      "+OK\r\n", "-ERR no\r\n", ":42\r\n", "$5\r\nhello\r\n", "$-1\r\n", "*-1\r\n", "*0\r\n",
+      "*2\r\n$1\r\na\r\n:1\r\n", "*2\r\n*1\r\n+x\r\n$0\r\n\r\n", "%1\r\n+k\r\n:1\r\n", "_\r\n", "#t\r\n",
+      ",1.5\r\n", "(12345\r\n", "=7\r\ntxt:abc\r\n", "~1\r\n+m\r\n", ">2\r\n+message\r\n$1\r\nx\r\n"};
+  for (const std::string& r : replies) {
+    EXPECT_EQ(semsim::reply_size(r), r.size()) << r;
+    EXPECT_EQ(semsim::reply_size(r + "+NEXT\r\n"), r.size()) << r;
+    for (std::size_t cut = 0; cut < r.size(); ++cut) EXPECT_EQ(semsim::reply_size(r.substr(0, cut)), 0u) << r << " cut at " << cut;
+  }
+}
+
+TEST(ReplySize, WhatIsNotRedisProtocolIsAnError) {
+  EXPECT_THROW(semsim::reply_size("hello\r\n"), std::runtime_error);
+  EXPECT_THROW(semsim::reply_size("$x\r\n"), std::runtime_error);
+}
+
+}  // namespace

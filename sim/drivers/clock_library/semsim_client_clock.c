@@ -3,9 +3,10 @@
  * monotonic clock, shared by every process on the machine, stays true.
  *
  * The same lineage as the server's library (sim/redis/clock_library/semsim_clock.c), and the same
- * constraints: no malloc, dlsym, getenv or stdio (it runs before and inside whatever runtime the
- * driver has); the control page is found by scanning `environ` and mapped with raw system calls;
- * real time comes from the kernel's vDSO, found through the auxiliary vector. Unlike the server's,
+ * constraints: no malloc, getenv or stdio (it runs before and inside whatever runtime the driver
+ * has), dlsym only for the few libc functions a warp wait must call (found lazily, on their first
+ * call, never in the constructor); the control page is found by scanning `environ` and mapped
+ * with raw system calls; real time comes from the kernel's vDSO, found through the auxiliary vector. Unlike the server's,
  * every thread sees the moved clock (a Node.js or JVM runtime reads the time on many threads),
  * and the clock is never frozen: it is real time plus an offset and a drift, so a jump is one
  * write of the page.
@@ -13,9 +14,15 @@
  * What it covers: clock_gettime (CLOCK_REALTIME and its coarse, alarm and TAI forms),
  * gettimeofday, time and timespec_get, as called through the dynamic linker. What it cannot
  * cover: a static binary (LD_PRELOAD never runs), a runtime that reads the vDSO itself (Go), or a
- * raw system call. semsim checks at the driver's `ready` line that its clock moved. */
+ * raw system call. semsim checks at the driver's `ready` line that its clock moved.
+ *
+ * In warp (the page's flags have WARP at start; client_clock_page.h) the same functions read the
+ * page's virtual clocks instead, monotonic ones included (the CPU-time clocks stay real), the
+ * timed waits become virtual (semsim_warp_waits.c) and randomness comes from the client's stream
+ * (semsim_warp_random.c). */
 #define _GNU_SOURCE
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stddef.h>
@@ -26,14 +33,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client_clock_page.h"
+#include "semsim_client_library.h"
 
 extern char** environ;
 
 static volatile struct semsim_client_clock_page* page;
+static int warp; /* WARP was set at start and the page is writable: the library's waits are on */
 static int (*vdso_clock_gettime)(clockid_t, struct timespec*);
 
-static long raw(long number, long a, long b, long c, long d, long e, long f) {
+long semsim_raw(long number, long a, long b, long c, long d, long e, long f) {
   long ret;
   register long r10 __asm__("r10") = d;
   register long r8 __asm__("r8") = e;
@@ -91,48 +99,96 @@ static void find_vdso(void) {
   }
 }
 
-static int real_clock_gettime(clockid_t id, struct timespec* ts) {
+int semsim_real_clock_gettime(clockid_t id, struct timespec* ts) {
   if (vdso_clock_gettime) return vdso_clock_gettime(id, ts);
-  return (int)raw(SYS_clock_gettime, id, (long)ts, 0, 0, 0, 0);
+  return (int)semsim_raw(SYS_clock_gettime, id, (long)ts, 0, 0, 0, 0);
 }
 
 __attribute__((constructor)) static void semsim_client_clock_init(void) {
   find_vdso();
   const char* path = find_env(SEMSIM_CLIENT_CLOCK_ENV);
   if (!path) return;
-  long fd = raw(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+  /* Read-write for warp's fields (the wait slots, escapes, the stream's count), read-only will do
+   * for a paced run. */
+  int prot = PROT_READ | PROT_WRITE;
+  long fd = semsim_raw(SYS_openat, AT_FDCWD, (long)path, O_RDWR | O_CLOEXEC, 0, 0, 0);
+  if (fd < 0) {
+    prot = PROT_READ;
+    fd = semsim_raw(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+  }
   if (fd < 0) return;
-  long p = raw(SYS_mmap, 0, sizeof(struct semsim_client_clock_page), PROT_READ, MAP_SHARED, fd, 0);
-  raw(SYS_close, fd, 0, 0, 0, 0, 0);
+  long p = semsim_raw(SYS_mmap, 0, sizeof(struct semsim_client_clock_page), prot, MAP_SHARED, fd, 0);
+  semsim_raw(SYS_close, fd, 0, 0, 0, 0, 0);
   if (p < 0 && p > -4096) return;
   if (((volatile struct semsim_client_clock_page*)p)->magic != SEMSIM_CLIENT_CLOCK_MAGIC) return;
   page = (volatile struct semsim_client_clock_page*)p;
-}
-
-/* How far this driver's wall clock is from the real one now, in ns (0: pass through). */
-static int64_t shift_ns(void) {
-  if (!page) return 0;
-  for (;;) {
-    uint32_t s1 = page->seq;
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    uint32_t flags = page->flags;
-    int64_t offset = page->offset_ns, anchor = page->anchor_ns;
-    double drift = page->drift_ppm;
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if ((s1 & 1u) || page->seq != s1) continue;
-    if (!(flags & SEMSIM_CLIENT_CLOCK_SHIFT)) return 0;
-    if (drift == 0) return offset;
-    struct timespec mono;
-    real_clock_gettime(CLOCK_MONOTONIC, &mono);
-    int64_t since = (int64_t)mono.tv_sec * 1000000000 + mono.tv_nsec - anchor;
-    return offset + (int64_t)((double)since * drift / 1e6);
+  if ((prot & PROT_WRITE) && (__atomic_load_n(&page->flags, __ATOMIC_ACQUIRE) & SEMSIM_CLIENT_CLOCK_WARP)) {
+    warp = 1;
+    semsim_warp_start_waits(page);
   }
 }
 
+volatile struct semsim_client_clock_page* semsim_warp_page(void) { return warp ? page : NULL; }
+
+long semsim_errno_result(long ret) {
+  if (ret < 0 && ret > -4096) {
+    errno = (int)-ret;
+    return -1;
+  }
+  return ret;
+}
+
+/* The page's clock fields, read together (the seqlock: semsim writes them between two increments). */
+struct clock_fields {
+  uint32_t flags;
+  int64_t offset, anchor;
+  double drift;
+  int64_t mono, wall;
+};
+
+static struct clock_fields read_page(void) {
+  struct clock_fields f;
+  for (;;) {
+    uint32_t s1 = page->seq;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    f.flags = page->flags;
+    f.offset = page->offset_ns, f.anchor = page->anchor_ns;
+    f.drift = page->drift_ppm;
+    f.mono = page->mono_ns, f.wall = page->wall_ns;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (!(s1 & 1u) && page->seq == s1) return f;
+  }
+}
+
+void semsim_warp_now(int64_t* mono_ns, int64_t* wall_ns) {
+  struct clock_fields f = read_page();
+  *mono_ns = f.mono;
+  *wall_ns = f.wall;
+}
+
+/* How far this driver's paced wall clock is from the real one now, in ns (0: pass through). */
+static int64_t shift_ns(const struct clock_fields* f) {
+  if (!(f->flags & SEMSIM_CLIENT_CLOCK_SHIFT)) return 0;
+  if (f->drift == 0) return f->offset;
+  struct timespec mono;
+  semsim_real_clock_gettime(CLOCK_MONOTONIC, &mono);
+  int64_t since = (int64_t)mono.tv_sec * 1000000000 + mono.tv_nsec - f->anchor;
+  return f->offset + (int64_t)((double)since * f->drift / 1e6);
+}
+
+/* The driver's wall clock (read as clock `id`): the page's in warp, else the real one shifted. */
 static int64_t wall_ns(clockid_t id) {
+  struct clock_fields f = {0};
+  if (page) f = read_page();
+  if (f.flags & SEMSIM_CLIENT_CLOCK_WARP) return f.wall;
   struct timespec ts;
-  real_clock_gettime(id, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + shift_ns();
+  semsim_real_clock_gettime(id, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + shift_ns(&f);
+}
+
+static int monotonic(clockid_t id) {
+  return id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW || id == CLOCK_MONOTONIC_COARSE ||
+         id == CLOCK_BOOTTIME || id == CLOCK_BOOTTIME_ALARM;
 }
 
 static int moved(clockid_t id) {
@@ -146,14 +202,21 @@ static void split(int64_t ns, struct timespec* ts) {
 }
 
 int clock_gettime(clockid_t id, struct timespec* ts) {
-  if (!moved(id) || !page) return real_clock_gettime(id, ts);
+  if (page && monotonic(id)) {
+    struct clock_fields f = read_page();
+    if (f.flags & SEMSIM_CLIENT_CLOCK_WARP) {
+      split(f.mono, ts);
+      return 0;
+    }
+  }
+  if (!moved(id) || !page) return semsim_real_clock_gettime(id, ts);
   /* the alarm clock reads as CLOCK_REALTIME: the vDSO does not serve it */
   split(wall_ns(id == CLOCK_REALTIME_ALARM ? CLOCK_REALTIME : id), ts);
   return 0;
 }
 
 int gettimeofday(struct timeval* tv, void* tz) {
-  if (tz && raw(SYS_gettimeofday, 0, (long)tz, 0, 0, 0, 0) != 0) return -1;
+  if (tz && semsim_raw(SYS_gettimeofday, 0, (long)tz, 0, 0, 0, 0) != 0) return -1;
   struct timespec ts;
   split(wall_ns(CLOCK_REALTIME), &ts);
   tv->tv_sec = ts.tv_sec;
@@ -169,6 +232,9 @@ time_t time(time_t* out) {
 }
 
 int timespec_get(struct timespec* ts, int base) {
+#ifdef TIME_MONOTONIC
+  if (base == TIME_MONOTONIC) return clock_gettime(CLOCK_MONOTONIC, ts) == 0 ? base : 0;
+#endif
   if (base != TIME_UTC) return 0;
   split(wall_ns(CLOCK_REALTIME), ts);
   return base;
