@@ -33,7 +33,7 @@ Endpoint Upstream::get() const {
 
 namespace {
 
-void no_delay(int fd) {
+void disable_nagle(int fd) {
   int one = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // fails harmlessly on a unix socket
 }
@@ -91,7 +91,7 @@ int connect_to(const Endpoint& e) {
     }
   }
   ::freeaddrinfo(found);
-  if (fd >= 0) no_delay(fd);
+  if (fd >= 0) disable_nagle(fd);
   return fd;
 }
 

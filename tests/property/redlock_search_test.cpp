@@ -12,6 +12,7 @@
 #include "sim/redis/redis_session.h"
 #include "sim/search/property_search.h"
 #include "sim/search/scenario_gen.h"
+#include "tests/budget.h"
 
 namespace semsim {
 namespace {
@@ -48,11 +49,13 @@ class RedlockSearch : public ::testing::Test {
   }
 };
 
+// 15 cases in the daily suite, 60 at the full budget (tests/budget.h).
 TEST_F(RedlockSearch, InsideRedlocksAssumptionsNothingIsFound) {
-  const SearchReport r = search(settings(1, 60, "inside"), redis());
+  const int cases = test_budget(15, 60);
+  const SearchReport r = search(settings(1, cases, "inside"), redis());
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_FALSE(r.found);
-  EXPECT_EQ(60, r.cases_run);
+  EXPECT_EQ(cases, r.cases_run);
 }
 
 struct Outside {
