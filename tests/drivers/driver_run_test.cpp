@@ -477,9 +477,9 @@ TEST_F(DriverRunTest, APlannedFaultThatOvertakesTheCommandBeforeItIsNotAsPlanned
             1)
       << output_;
   EXPECT_NE(output_.find("FAILED  as planned (implied by --expect for a driver run)"), std::string::npos) << output_;
-  EXPECT_NE(output_.find("client 1's acquire c1-1, due at 0 ms, had not started when its planned pause came at 5"),
-            std::string::npos)
-      << output_;
+  // Due at 0 ms (1 ms when semsim itself was late on a loaded machine), not started at the pause (50 ms on).
+  EXPECT_NE(output_.find("client 1's acquire c1-1, due at "), std::string::npos) << output_;
+  EXPECT_NE(output_.find(" had not started when its planned pause came at 5"), std::string::npos) << output_;
   EXPECT_EQ(csv_column(dir_ / "out" / "realtime.csv", "overtaken"), "1");
   // As a scenario: its claims are not passed either.
   write("off-plan.ini", "variant = driver:python3 " + fake_.string() + " slow-invoke\nclients = 1\nlimit = 1\n"
