@@ -1,10 +1,10 @@
 #include "reports/checks/conformance.h"
 
-#include <cstdlib>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 
+#include "reports/checks/expectations.h"
 #include "reports/checks/summary_csv.h"
 
 namespace semsim {
@@ -19,16 +19,9 @@ constexpr OpName kOps[] = {{Condition::Op::less, "<"},       {Condition::Op::at_
                            {Condition::Op::equal, "="},      {Condition::Op::not_equal, "!="},
                            {Condition::Op::at_least, ">="},  {Condition::Op::more, ">"}};
 
-std::optional<double> as_number(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  return *end == '\0' ? std::optional(v) : std::nullopt;
-}
-
 bool compare_figure(const Condition& c, const std::string& observed) {
   using Op = Condition::Op;
-  const auto o = as_number(observed), x = as_number(c.value);
+  const auto o = figure_number(observed), x = figure_number(c.value);
   if (o && x) {
     switch (c.op) {
       case Op::less: return *o < *x;

@@ -8,15 +8,15 @@
 
 namespace semsim {
 
-namespace {
-
-std::optional<double> number(const std::string& s) {
+std::optional<double> figure_number(const std::string& s) {
   if (s.empty()) return std::nullopt;
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
   if (*end != '\0') return std::nullopt;
   return v;
 }
+
+namespace {
 
 bool known_metric(const std::string& m) { return find_summary_column(m) != nullptr; }
 
@@ -50,7 +50,7 @@ Expectation parse_expectation(const std::string& key, const std::string& value) 
   if (e.kind == Expectation::Kind::trend) {
     if (value != "increasing" && value != "nondecreasing" && value != "constant")
       throw std::invalid_argument("a trend is increasing, nondecreasing or constant, not '" + value + "'");
-  } else if ((e.kind != Expectation::Kind::equal || !word_metric(e.metric)) && !number(value)) {
+  } else if ((e.kind != Expectation::Kind::equal || !word_metric(e.metric)) && !figure_number(value)) {
     throw std::invalid_argument("'" + value + "' is not a number (" + e.metric + " is a number)");
   }
   if (value.empty()) throw std::invalid_argument("no value");
@@ -66,7 +66,7 @@ std::map<std::string, std::string> summary_values(const Summary& s) {
 Judgement judge(const Expectation& e, const std::map<std::string, std::string>& values) {
   const auto it = values.find(e.metric);
   const std::string observed = it == values.end() ? "" : it->second;
-  const auto o = number(observed), x = number(e.value);
+  const auto o = figure_number(observed), x = figure_number(e.value);
   switch (e.kind) {
     case Expectation::Kind::equal:
       return {o && x ? *o == *x : observed == e.value, observed};
@@ -86,7 +86,7 @@ Judgement judge_trend(const Expectation& e, const std::vector<std::string>& obse
   std::optional<double> first, previous;
   for (const auto& v : observed) {
     seen << (seen.tellp() ? " " : "") << (v.empty() ? "n/a" : v);
-    const auto x = number(v);
+    const auto x = figure_number(v);
     if (!x) {
       met = false;
       continue;

@@ -31,6 +31,9 @@ struct Expectation {
 // a malformed value.
 Expectation parse_expectation(const std::string& key, const std::string& value);
 
+// A figure's text as a number when it is one, whole ("12", "0.5"; not "", "n/a", "12ms").
+std::optional<double> figure_number(const std::string& text);
+
 // The summary's figures by summary.csv column name.
 std::map<std::string, std::string> summary_values(const Summary& s);
 
