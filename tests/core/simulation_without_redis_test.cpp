@@ -94,7 +94,7 @@ class CounterSemaphore final : public Semaphore {
   int draws_;
 };
 
-struct Outcome {
+struct SimulationOutcome {
   std::vector<std::string> rows;  // time, client, op, phase
   std::vector<std::string> identifiers;
   RunResult result;
@@ -102,7 +102,7 @@ struct Outcome {
   std::uint64_t most_pipelines_in_flight = 0;
 };
 
-Outcome run_once(std::uint64_t seed, int identifiers_per_acquire = 1, bool pipeline = true) {
+SimulationOutcome run_once(std::uint64_t seed, int identifiers_per_acquire = 1, bool pipeline = true) {
   RunOptions o;
   o.pipeline = pipeline;
   o.variant = "counter";
@@ -114,7 +114,7 @@ Outcome run_once(std::uint64_t seed, int identifiers_per_acquire = 1, bool pipel
   o.seed = seed;
   CounterRedis redis;
   CounterSemaphore semaphore(o.limit, identifiers_per_acquire);
-  Outcome out;
+  SimulationOutcome out;
   Simulation simulation(o, RunInputs{}, semaphore, redis, [&](const Event& e) {
     out.rows.push_back(std::to_string(e.true_us) + " " + std::to_string(e.client) + " " + std::string(to_string(e.op)) +
                        " " + std::string(to_string(e.phase)));
@@ -127,7 +127,7 @@ Outcome run_once(std::uint64_t seed, int identifiers_per_acquire = 1, bool pipel
 }
 
 TEST(SimulationWithoutRedis, ARunAgainstADoubleCompletesAndCountsEveryCommand) {
-  const Outcome out = run_once(1);
+  const SimulationOutcome out = run_once(1);
   EXPECT_TRUE(out.result.completed) << out.result.stop_reason;
   EXPECT_GT(out.result.commands, 10u);
   EXPECT_GE(out.result.round_trips, 1u);
@@ -149,7 +149,7 @@ TEST(SimulationWithoutRedis, TheSameSeedGivesTheSameHistoryAndAnotherSeedAnother
 // The lookahead sends the next pipeline while replies to the last are still out, reads each reply
 // when its client resumes, and changes nothing that happens.
 TEST(SimulationWithoutRedis, PipelinesOverlapAndTheHistoryStaysTheSame) {
-  const Outcome pipelined = run_once(7), serial = run_once(7, 1, false);
+  const SimulationOutcome pipelined = run_once(7), serial = run_once(7, 1, false);
   EXPECT_GE(pipelined.most_pipelines_in_flight, 2u);
   EXPECT_EQ(serial.most_pipelines_in_flight, 1u);
   EXPECT_LT(pipelined.result.round_trips, serial.result.round_trips);
@@ -159,7 +159,7 @@ TEST(SimulationWithoutRedis, PipelinesOverlapAndTheHistoryStaysTheSame) {
 
 TEST(SimulationWithoutRedis, DrawingMoreIdentifiersChangesNoWorkload) {
   // Identifiers come from a stream of their own: the same times, clients and outcomes, other ids.
-  const Outcome one = run_once(7, 1), three = run_once(7, 3);
+  const SimulationOutcome one = run_once(7, 1), three = run_once(7, 3);
   EXPECT_EQ(one.rows, three.rows);
   EXPECT_NE(one.identifiers, three.identifiers);
 }

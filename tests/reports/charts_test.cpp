@@ -15,6 +15,7 @@
 #include "reports/outputs/analysis.h"
 #include "reports/outputs/gnuplot.h"
 #include "tests/reports/synthetic_history.h"
+#include "tests/text_file.h"
 
 namespace semsim {
 namespace {
@@ -43,13 +44,6 @@ SmallRun small_run(const std::string& name, int clients = 8) {
   }
   r.summary = analyze_history(r.history);
   return r;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 bool have_gnuplot(const std::string&) {

@@ -14,14 +14,14 @@
 namespace semsim {
 namespace {
 
-std::string temp_path(const std::string& name) {
+std::string csv_path(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / "semsim_reports_tests";
   std::filesystem::create_directories(dir);
   return (dir / (name + "_" + std::to_string(::getpid()) + ".csv")).string();
 }
 
 std::string write_text(const std::string& name, const std::string& text) {
-  std::string path = temp_path(name);
+  std::string path = csv_path(name);
   std::ofstream(path) << text;
   return path;
 }
@@ -59,7 +59,7 @@ TEST(HistoryIo, WriterThenReaderGivesBackTheSameEvents) {
   events.push_back(e);
   events.push_back(run_end_event(3, 2000, 42, std::string("interrupted"), 1.25));
 
-  std::string path = temp_path("roundtrip");
+  std::string path = csv_path("roundtrip");
   {
     HistoryWriter w(path);
     for (const Event& ev : events) w.write(ev);
@@ -89,7 +89,7 @@ TEST(HistoryIo, NewlinesInADetailBecomeSpacesSoEveryRowIsOneLine) {
 }
 
 TEST(HistoryIo, WriterFlushesWholeRowsSoAnUnclosedFileIsAValidPrefix) {
-  std::string path = temp_path("prefix");
+  std::string path = csv_path("prefix");
   HistoryWriter w(path, /*flush_rows=*/2);
   Event e;
   for (int i = 0; i < 5; ++i) {

@@ -13,18 +13,12 @@
 #include "reports/outputs/gnuplot.h"
 #include "reports/outputs/page_safety.h"
 #include "reports/outputs/sweep_report.h"
+#include "tests/text_file.h"
 
 namespace semsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 struct Page {
   fs::path dir;

@@ -13,7 +13,7 @@
 namespace semsim {
 namespace {
 
-Summary run(int i) {
+Summary summary_of_run(int i) {
   Summary s;
   s.variant = i % 2 ? "lua" : "script:dir/with,comma.ini";
   s.clients = 5 + i;
@@ -34,7 +34,7 @@ Summary run(int i) {
 
 TEST(SweepRows, StatisticsFromTheWrittenRowsAreThoseFromTheSummaries) {
   std::vector<SweepRun> runs;
-  for (int i = 0; i < 12; ++i) runs.push_back({run(i).variant, i < 6 ? 0.0 : 2.5, run(i)});
+  for (int i = 0; i < 12; ++i) runs.push_back({summary_of_run(i).variant, i < 6 ? 0.0 : 2.5, summary_of_run(i)});
   const std::vector<std::string> header = split_csv_line(sweep_csv_header());
   std::vector<WrittenSweepRun> written;
   for (const SweepRun& r : runs) {

@@ -14,19 +14,13 @@
 #include "reports/outputs/page_safety.h"
 #include "tests/reports/history_builder.h"
 #include "tests/reports/synthetic_history.h"
+#include "tests/text_file.h"
 
 namespace semsim {
 namespace {
 
 namespace fs = std::filesystem;
 using test::HistoryBuilder;
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string dir_for(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / "semsim_reports_tests" / (name + std::to_string(::getpid()));

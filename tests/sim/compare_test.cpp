@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/text_file.h"
+
 namespace semsim {
 namespace {
 
@@ -31,13 +33,6 @@ int semsim(const std::string& args, std::string* err = nullptr) {
     *err = std::string(std::istreambuf_iterator<char>(in), {});
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 std::vector<std::vector<std::string>> csv_rows(const fs::path& p) {

@@ -18,6 +18,7 @@
 #include "sim/redis/redis_link.h"
 #include "sim/redis/redis_session.h"
 #include "sim/run/run_execution.h"
+#include "tests/semsim_command.h"
 
 namespace semsim {
 namespace {
@@ -209,16 +210,6 @@ TEST_F(MastersTest, TheUsersMastersKeepOnlyTheirOwnKeys) {
     EXPECT_EQ(link->execute({{"DBSIZE"}}).at(0).integer, 1);
     EXPECT_EQ(link->execute({{"GET", "theirs"}}).at(0).text, "1");
   }
-}
-
-// The command's exit code, and what it printed on stderr.
-std::pair<int, std::string> run_semsim(const std::string& args) {
-  const std::string err = (fs::path(::testing::TempDir()) /
-                           (std::string("masters_stderr_") + ::testing::UnitTest::GetInstance()->current_test_info()->name()))
-                              .string();
-  const int status = std::system((std::string(SEMSIM_BINARY) + " " + args + " >/dev/null 2>" + err).c_str());
-  std::ifstream in(err);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, std::string(std::istreambuf_iterator<char>(in), {})};
 }
 
 TEST(MastersInput, WhatSeveralMastersCannotTakeIsBadInputNamingItsPlace) {

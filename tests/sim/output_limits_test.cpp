@@ -11,6 +11,8 @@
 #include <fstream>
 #include <string>
 
+#include "tests/text_file.h"
+
 namespace semsim {
 namespace {
 
@@ -19,11 +21,6 @@ namespace fs = std::filesystem;
 int bash(const std::string& script) {
   const int status = std::system(("bash -c '" + script + "'").c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 TEST(OutputLimits, AChartCutShortIsAnErrorAndTheHistoryStaysValid) {

@@ -10,16 +10,12 @@
 #include <vector>
 
 #include "sim/redis/embedded_redis.h"
+#include "tests/text_file.h"
 
 namespace semsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
 
 fs::path test_dir(const std::string& name) {
   const fs::path dir = fs::path(::testing::TempDir()) / ("pipeline_" + name);

@@ -14,13 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/text_file.h"
+
 namespace semsim {
 namespace {
 
 namespace fs = std::filesystem;
 
 // ctest runs each test in a process of its own, maybe two at once: every path is the process's.
-fs::path scratch(const std::string& name) {
+fs::path shard_scratch(const std::string& name) {
   const fs::path p = fs::path(::testing::TempDir()) / ("shard_" + std::to_string(::getpid()) + "_" + name);
   fs::remove_all(p);
   return p;
@@ -32,16 +34,9 @@ struct Cleanup {
   ~Cleanup() { fs::remove_all(dir); }
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Runs `semsim ARGS`; returns its exit code, stdout and stderr in `out` (the two appended).
-int semsim(const std::string& args, std::string* out = nullptr) {
-  const fs::path log = scratch("log.txt");
+int shard_semsim(const std::string& args, std::string* out = nullptr) {
+  const fs::path log = shard_scratch("log.txt");
   const int status = std::system((std::string(SEMSIM_BINARY) + " " + args + " >" + log.string() + " 2>&1").c_str());
   if (out) *out = slurp(log);
   fs::remove(log);
@@ -71,16 +66,16 @@ std::vector<std::string> without_wall_clock(const fs::path& csv) {
 
 std::size_t data_rows(const fs::path& csv) { return without_wall_clock(csv).size() - 1; }
 
-const std::string kSweep =
+const std::string kShardSweep =
     "compare --variants basic,lua --skews 0,5ms --seeds 3 --clients 6 --limit 2 --duration 400ms --seed 11 --no-charts";
 
 class ShardedCompare : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(scratch("compare"));
-    ASSERT_EQ(semsim(kSweep + " --jobs 1 --out " + (*dir_ / "whole").string()), 0);
+    dir_ = new fs::path(shard_scratch("compare"));
+    ASSERT_EQ(shard_semsim(kShardSweep + " --jobs 1 --out " + (*dir_ / "whole").string()), 0);
     for (int k = 1; k <= 3; ++k)  // each with its own --jobs: the results do not depend on it
-      ASSERT_EQ(semsim(kSweep + " --jobs " + std::to_string(k) + " --shard " + std::to_string(k) + "/3 --out " +
+      ASSERT_EQ(shard_semsim(kShardSweep + " --jobs " + std::to_string(k) + " --shard " + std::to_string(k) + "/3 --out " +
                        (*dir_ / ("s" + std::to_string(k))).string()),
                 0);
   }
@@ -110,7 +105,7 @@ TEST_F(ShardedCompare, EachShardMakesItsThirdOfTheRunsAndNoStatistics) {
 TEST_F(ShardedCompare, MergedTheyAreTheUnshardedSweep) {
   const fs::path merged = dir() / "merged";
   std::string log;
-  ASSERT_EQ(semsim("merge " + shard(3).string() + " " + shard(1).string() + " " + shard(2).string() + " --out " +
+  ASSERT_EQ(shard_semsim("merge " + shard(3).string() + " " + shard(1).string() + " " + shard(2).string() + " --out " +
                    merged.string(), &log),
             0)
       << log;
@@ -131,11 +126,11 @@ TEST_F(ShardedCompare, MergedTheyAreTheUnshardedSweep) {
 
 TEST_F(ShardedCompare, AMissingShardIsNamedOrWithPartialReported) {
   std::string log;
-  EXPECT_EQ(semsim("merge " + shard(1).string() + " " + shard(3).string() + " --out " + (dir() / "gap").string(), &log), 2);
+  EXPECT_EQ(shard_semsim("merge " + shard(1).string() + " " + shard(3).string() + " --out " + (dir() / "gap").string(), &log), 2);
   EXPECT_NE(log.find("shard 2/3"), std::string::npos) << log;
   EXPECT_FALSE(fs::exists(dir() / "gap" / "compare_skew.csv"));
   // --partial: merged, and said to be partial in the first line, the report and the exit code.
-  ASSERT_EQ(semsim("merge " + shard(1).string() + " " + shard(3).string() + " --partial --out " +
+  ASSERT_EQ(shard_semsim("merge " + shard(1).string() + " " + shard(3).string() + " --partial --out " +
                    (dir() / "partial").string(), &log),
             4)
       << log;
@@ -147,7 +142,7 @@ TEST_F(ShardedCompare, AMissingShardIsNamedOrWithPartialReported) {
   EXPECT_NE(report.find("Verdicts (PARTIAL"), std::string::npos);
   EXPECT_EQ(report.find("<small>in every run</small>"), std::string::npos) << "a whole-sweep sentence over 8 of 12 runs";
   // Every shard given: not partial, whatever --partial says.
-  EXPECT_EQ(semsim("merge " + shard(1).string() + " " + shard(2).string() + " " + shard(3).string() +
+  EXPECT_EQ(shard_semsim("merge " + shard(1).string() + " " + shard(2).string() + " " + shard(3).string() +
                    " --partial --out " + (dir() / "all").string(), &log),
             0)
       << log;
@@ -183,7 +178,7 @@ TEST_F(ShardedCompare, AManifestNamingAFolderOutsideItsShardIsRefusedAndNothingI
   const std::string merge =
       "merge " + bad.string() + " " + shard(2).string() + " " + shard(3).string() + " --out " + (t / "out" / "c" / "merged").string();
   std::string log;
-  EXPECT_EQ(semsim(merge, &log), 2);
+  EXPECT_EQ(shard_semsim(merge, &log), 2);
   EXPECT_NE(log.find((bad / "shard.ini").string() + ": run 1: its folder = ../../victim: a `..` segment"),
             std::string::npos)
       << log;
@@ -191,7 +186,7 @@ TEST_F(ShardedCompare, AManifestNamingAFolderOutsideItsShardIsRefusedAndNothingI
   EXPECT_FALSE(fs::exists(t / "out" / "c" / "merged" / "compare_skew.csv")) << "written before every shard was checked";
   // An absolute folder too.
   replace_in(bad / "shard.ini", ",../../victim,", "," + (t / "victim").string() + ",");
-  EXPECT_EQ(semsim(merge, &log), 2);
+  EXPECT_EQ(shard_semsim(merge, &log), 2);
   EXPECT_NE(log.find("an absolute path"), std::string::npos) << log;
 }
 
@@ -204,7 +199,7 @@ TEST_F(ShardedCompare, ASymbolicLinkInAShardIsNeitherFollowedNorCopied) {
   fs::remove(bad / "basic-skew-0" / "seed-11" / "run.ini");
   fs::create_symlink(t / "secret.txt", bad / "basic-skew-0" / "seed-11" / "run.ini");
   std::string log;
-  EXPECT_EQ(semsim("merge " + bad.string() + " " + shard(2).string() + " " + shard(3).string() + " --out " +
+  EXPECT_EQ(shard_semsim("merge " + bad.string() + " " + shard(2).string() + " " + shard(3).string() + " --out " +
                    (t / "merged").string(), &log),
             2);
   EXPECT_NE(log.find((bad / "basic-skew-0" / "seed-11" / "run.ini").string() + "' is a symbolic link"), std::string::npos)
@@ -215,7 +210,7 @@ TEST_F(ShardedCompare, ASymbolicLinkInAShardIsNeitherFollowedNorCopied) {
   const fs::path manifest_link = copy_of(shard(1), t / "s1m");
   fs::remove(manifest_link / "shard.ini");
   fs::create_symlink(t / "secret.txt", manifest_link / "shard.ini");
-  EXPECT_EQ(semsim("merge " + manifest_link.string() + " " + shard(2).string() + " --out " + (t / "m2").string(), &log), 2);
+  EXPECT_EQ(shard_semsim("merge " + manifest_link.string() + " " + shard(2).string() + " --out " + (t / "m2").string(), &log), 2);
   EXPECT_NE(log.find("shard.ini' is a symbolic link"), std::string::npos) << log;
   EXPECT_EQ(log.find("TOP-SECRET"), std::string::npos) << log;
 }
@@ -227,7 +222,7 @@ TEST_F(ShardedCompare, MergeWritesThroughNoLinkInItsOut) {
   std::ofstream(t / "victim.html") << "precious\n";
   fs::create_symlink(t / "victim.html", t / "out" / "report.html");
   std::string log;
-  EXPECT_EQ(semsim("merge " + shard(1).string() + " " + shard(2).string() + " " + shard(3).string() + " --out " +
+  EXPECT_EQ(shard_semsim("merge " + shard(1).string() + " " + shard(2).string() + " " + shard(3).string() + " --out " +
                    (t / "out").string(), &log),
             2);
   EXPECT_NE(log.find("report.html' is a symbolic link"), std::string::npos) << log;
@@ -236,14 +231,14 @@ TEST_F(ShardedCompare, MergeWritesThroughNoLinkInItsOut) {
 
 TEST_F(ShardedCompare, AShardOfOtherOptionsRefusesToMerge) {
   const fs::path other = dir() / "other";
-  ASSERT_EQ(semsim(kSweep + " --delay uniform:0ms..1ms --jobs 1 --shard 2/3 --out " + other.string()), 0);
+  ASSERT_EQ(shard_semsim(kShardSweep + " --delay uniform:0ms..1ms --jobs 1 --shard 2/3 --out " + other.string()), 0);
   std::string log;
-  EXPECT_EQ(semsim("merge " + shard(1).string() + " " + other.string() + " " + shard(3).string() + " --out " +
+  EXPECT_EQ(shard_semsim("merge " + shard(1).string() + " " + other.string() + " " + shard(3).string() + " --out " +
                    (dir() / "mixed").string(), &log),
             2);
   EXPECT_NE(log.find("different options: delay = fixed:0ms in"), std::string::npos) << log;
-  EXPECT_EQ(semsim(kSweep + " --shard 13/12 --out " + (dir() / "bad").string(), &log), 2);
-  EXPECT_EQ(semsim(kSweep + " --shard 1/13 --out " + (dir() / "bad").string(), &log), 2);  // 12 runs
+  EXPECT_EQ(shard_semsim(kShardSweep + " --shard 13/12 --out " + (dir() / "bad").string(), &log), 2);
+  EXPECT_EQ(shard_semsim(kShardSweep + " --shard 1/13 --out " + (dir() / "bad").string(), &log), 2);  // 12 runs
   EXPECT_NE(log.find("fewer than 13 shards"), std::string::npos) << log;
 }
 
@@ -262,19 +257,19 @@ std::string without_comments(const fs::path& ini) {
 }
 
 TEST(ShardedCheck, MergedShardsFindTheUnshardedSearchsFirstFailureAndCounterexample) {
-  const fs::path dir = scratch("check");
+  const fs::path dir = shard_scratch("check");
   const Cleanup cleanup{dir};
   const std::string search = "check --variant basic --cases 240 --seed 4 --jobs 1";
   std::string whole_log, log;
-  ASSERT_EQ(semsim(search + " --out " + (dir / "whole").string(), &whole_log), 1) << whole_log;
+  ASSERT_EQ(shard_semsim(search + " --out " + (dir / "whole").string(), &whole_log), 1) << whole_log;
   std::string shards;
   for (int k = 1; k <= 3; ++k) {
     const fs::path out = dir / ("s" + std::to_string(k));
-    const int code = semsim(search + " --shard " + std::to_string(k) + "/3 --out " + out.string(), &log);
+    const int code = shard_semsim(search + " --shard " + std::to_string(k) + "/3 --out " + out.string(), &log);
     EXPECT_TRUE(code == 0 || code == 1) << log;
     shards += " " + out.string();
   }
-  ASSERT_EQ(semsim("merge" + shards + " --out " + (dir / "merged").string(), &log), 1) << log;
+  ASSERT_EQ(shard_semsim("merge" + shards + " --out " + (dir / "merged").string(), &log), 1) << log;
   ASSERT_GT(first_case(whole_log), 0) << whole_log;
   EXPECT_EQ(first_case(log), first_case(whole_log)) << log;
   EXPECT_EQ(without_comments(dir / "merged" / "counterexample.ini"), without_comments(dir / "whole" / "counterexample.ini"));
@@ -285,30 +280,30 @@ TEST(ShardedCheck, MergedShardsFindTheUnshardedSearchsFirstFailureAndCounterexam
     }
   }
   // The merged file replays as the unsharded one does.
-  EXPECT_EQ(semsim("scenario " + (dir / "merged" / "counterexample.ini").string() + " --out " + (dir / "replay").string()), 1);
+  EXPECT_EQ(shard_semsim("scenario " + (dir / "merged" / "counterexample.ini").string() + " --out " + (dir / "replay").string()), 1);
   // The counts: what the shards ran together, and what the unsharded search judges.
   EXPECT_NE(log.find("the unsharded search judges " + std::to_string(first_case(whole_log))), std::string::npos) << log;
 }
 
 TEST(ShardedCheck, ACleanSearchMergesToNoViolationAndAMissingShardIsNamed) {
-  const fs::path dir = scratch("clean");
+  const fs::path dir = shard_scratch("clean");
   const Cleanup cleanup{dir};
   const std::string search = "check --variant lua --cases 12 --seed 2 --jobs 1";
   std::string log;
   for (int k = 1; k <= 3; ++k)
-    ASSERT_EQ(semsim(search + " --shard " + std::to_string(k) + "/3 --out " + (dir / ("s" + std::to_string(k))).string(), &log), 0)
+    ASSERT_EQ(shard_semsim(search + " --shard " + std::to_string(k) + "/3 --out " + (dir / ("s" + std::to_string(k))).string(), &log), 0)
         << log;
-  ASSERT_EQ(semsim("merge " + (dir / "s1").string() + " " + (dir / "s2").string() + " " + (dir / "s3").string() + " --out " +
+  ASSERT_EQ(shard_semsim("merge " + (dir / "s1").string() + " " + (dir / "s2").string() + " " + (dir / "s3").string() + " --out " +
                    (dir / "merged").string(), &log),
             0)
       << log;
   EXPECT_NE(log.find("no violation in 12 cases"), std::string::npos) << log;
   EXPECT_NE(log.find("cases run: 12 by the shards together"), std::string::npos) << log;
-  EXPECT_EQ(semsim("merge " + (dir / "s1").string() + " " + (dir / "s2").string() + " --out " + (dir / "gap").string(), &log), 2);
+  EXPECT_EQ(shard_semsim("merge " + (dir / "s1").string() + " " + (dir / "s2").string() + " --out " + (dir / "gap").string(), &log), 2);
   EXPECT_NE(log.find("shard 3/3"), std::string::npos) << log;
   // --partial: the cases of the missing shard are named, the verdict is that of the cases judged,
   // said to be partial first and in the exit code; never "no violation in 12 cases".
-  EXPECT_EQ(semsim("merge " + (dir / "s1").string() + " " + (dir / "s2").string() + " --partial --out " +
+  EXPECT_EQ(shard_semsim("merge " + (dir / "s1").string() + " " + (dir / "s2").string() + " --partial --out " +
                    (dir / "partial").string(), &log),
             4);
   EXPECT_TRUE(log.starts_with("PARTIAL: the shards judged 8 of the search's 12 cases")) << log;

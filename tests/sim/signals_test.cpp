@@ -10,12 +10,14 @@
 #include <fstream>
 #include <string>
 
+#include "tests/text_file.h"
+
 namespace semsim {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path scratch(const std::string& name) {
+fs::path signals_scratch(const std::string& name) {
   const fs::path p = fs::path(::testing::TempDir()) / ("signals_" + name);
   fs::remove_all(p);
   fs::create_directories(p);
@@ -23,7 +25,7 @@ fs::path scratch(const std::string& name) {
 }
 
 // The exit code of a bash script (the binary is $S).
-int bash(const std::string& script) {
+int bash_with_semsim(const std::string& script) {
   const fs::path file = fs::path(::testing::TempDir()) /
                         ("signals_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".sh");
   std::ofstream(file) << "S=" << SEMSIM_BINARY << "\n" << script;
@@ -31,15 +33,10 @@ int bash(const std::string& script) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // A background job of a script inherits SIGINT ignored; `kill -INT` stops it all the same.
 TEST(Signals, ASigintToABackgroundJobThatInheritedItIgnoredStopsTheRun) {
-  const fs::path dir = scratch("ignored");
-  EXPECT_EQ(bash("(trap '' INT; exec $S run --variant lua --mode paced --clients 2 --duration 60s --no-charts --out " +
+  const fs::path dir = signals_scratch("ignored");
+  EXPECT_EQ(bash_with_semsim("(trap '' INT; exec $S run --variant lua --mode paced --clients 2 --duration 60s --no-charts --out " +
                  (dir / "out").string() + " >/dev/null 2>" + (dir / "err").string() + ") & pid=$!\n"
                  // Once the run has begun (its run row and a row after it).
                  "for i in $(seq 100); do [ \"$(wc -l <" + (dir / "out" / "history.csv").string() +
@@ -54,9 +51,9 @@ TEST(Signals, ASigintToABackgroundJobThatInheritedItIgnoredStopsTheRun) {
 // A SIGINT that comes before any run starts, while semsim still reads its files (here: blocked on
 // opening a FIFO), is not lost either: the handlers are installed first thing.
 TEST(Signals, ASigintWhileTheFilesAreReadIsNotLost) {
-  const fs::path dir = scratch("early");
+  const fs::path dir = signals_scratch("early");
   const std::string fifo = (dir / "scenario.ini").string();
-  EXPECT_EQ(bash("mkfifo " + fifo + "\n"
+  EXPECT_EQ(bash_with_semsim("mkfifo " + fifo + "\n"
                  "(trap '' INT; exec $S scenario " + fifo + " --out " + (dir / "out").string() + " >/dev/null 2>&1) & pid=$!\n"
                  "sleep 0.5; kill -INT $pid; sleep 0.2\n"
                  // Without the handler the signal was dropped: the file then arrives and the run goes on.
@@ -67,8 +64,8 @@ TEST(Signals, ASigintWhileTheFilesAreReadIsNotLost) {
 
 // check interrupted: what it searched so far, and no case folder left behind.
 TEST(Signals, AnInterruptedCheckSaysHowFarItGotAndRemovesItsCaseFolders) {
-  const fs::path dir = scratch("check");
-  EXPECT_EQ(bash("$S check --variant lua --cases 100000 --jobs 2 --out " + (dir / "out").string() + " >" +
+  const fs::path dir = signals_scratch("check");
+  EXPECT_EQ(bash_with_semsim("$S check --variant lua --cases 100000 --jobs 2 --out " + (dir / "out").string() + " >" +
                  (dir / "stdout").string() + " 2>" +
                  (dir / "err").string() + " & pid=$!\n"
                  "for i in $(seq 300); do ls -d " + (dir / "out").string() + "/case* >/dev/null 2>&1 && break; sleep 0.1; done\n"

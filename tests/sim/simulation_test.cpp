@@ -20,6 +20,7 @@
 #include "sim/run/run_execution.h"
 #include "sim/scenario/run_options_io.h"
 #include "marks/coverage_marks.h"
+#include "tests/semsim_command.h"
 
 namespace semsim {
 namespace {
@@ -437,18 +438,6 @@ TEST(SemsimBinary, RunExitsOneWhenAnExpectationFailsAndTwoOnABadOne) {
   EXPECT_EQ(exit_code_of(steal + " --expect over_admission=1 --expect granted_min=2"), 0);
   EXPECT_EQ(exit_code_of(steal + " --expect happiness=1"), 2);
   EXPECT_EQ(exit_code_of(steal + " --expect over_admission"), 2);
-}
-
-// The command's exit code, and what it printed on stderr.
-std::pair<int, std::string> run_semsim(const std::string& args) {
-  // One file per test: ctest runs tests as parallel processes.
-  const std::string err =
-      (fs::path(::testing::TempDir()) / (std::string("sim_stderr_") +
-                                          ::testing::UnitTest::GetInstance()->current_test_info()->name()))
-          .string();
-  const int status = std::system((std::string(SEMSIM_BINARY) + " " + args + " >/dev/null 2>" + err).c_str());
-  std::ifstream in(err);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, std::string(std::istreambuf_iterator<char>(in), {})};
 }
 
 TEST(SemsimBinary, AnUnwritableRunIniIsAnErrorNotAResult) {

@@ -17,7 +17,7 @@ std::string situation_file(const std::string& name, const std::string& text) {
   return path;
 }
 
-std::string load_error(const std::string& path) {
+std::string situation_load_error(const std::string& path) {
   try {
     load_situation(path);
   } catch (const InputError& e) {
@@ -42,19 +42,19 @@ TEST(SituationFile, ReadsItsRulesAndDefaultsTheOthers) {
 TEST(SituationFile, ABadRuleNamesFileLineAndKey) {
   const std::string path = situation_file(
       "bad-rule.ini", std::string(kPlan) + "[conformance]\nsituation = x\ncorrect = y\ndefect = grants > 0\n");
-  EXPECT_EQ(load_error(path), path + ":7: conformance.defect: 'grants' is not a figure (a summary.csv column, "
+  EXPECT_EQ(situation_load_error(path), path + ":7: conformance.defect: 'grants' is not a figure (a summary.csv column, "
                                      "live_lease_over_admission, late_grants, unanswered_acquires or as_planned)");
 }
 
 TEST(SituationFile, AnUnknownKeyOrAMissingTitleIsBadInput) {
   const std::string unknown =
       situation_file("unknown.ini", std::string(kPlan) + "[conformance]\nsituation = x\ncorrect = y\nverdict = z\n");
-  EXPECT_NE(load_error(unknown).find(unknown + ":7: conformance.verdict: unknown key"), std::string::npos);
+  EXPECT_NE(situation_load_error(unknown).find(unknown + ":7: conformance.verdict: unknown key"), std::string::npos);
   const std::string untitled = situation_file("untitled.ini", std::string(kPlan) + "[conformance]\ncorrect = y\n");
-  EXPECT_NE(load_error(untitled).find("must say `situation = ...`"), std::string::npos);
+  EXPECT_NE(situation_load_error(untitled).find("must say `situation = ...`"), std::string::npos);
   const std::string expecting =
       situation_file("expecting.ini", std::string(kPlan) + "[expect]\ngranted = 1\n[conformance]\nsituation = x\ncorrect = y\n");
-  EXPECT_NE(load_error(expecting).find("a situation is one run"), std::string::npos);
+  EXPECT_NE(situation_load_error(expecting).find("a situation is one run"), std::string::npos);
 }
 
 TEST(SituationCatalogue, TheShippedOneHasTwelveSituationsOverOneRedisThenThoseOverSeveralMasters) {
