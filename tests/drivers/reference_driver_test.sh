@@ -36,7 +36,8 @@ case $driver in
   *) echo "unknown driver $driver"; exit 2 ;;
 esac
 
-out="$cache/runs/real-$driver"; rm -rf "$out"; mkdir -p "$out"
+# A folder per budget: the daily run and its long twin (ctest -L long) may run side by side.
+out="$cache/runs/real-$driver${SEMSIM_TEST_BUDGET:+-$SEMSIM_TEST_BUDGET}"; rm -rf "$out"; mkdir -p "$out"
 # The docs' table (write_results_table.py) reads the full budget's rates; the smaller budget's go below.
 repeat=3; results="$cache/results/quick/real-$driver.csv"; mkdir -p "$cache/results/quick"
 [ "${SEMSIM_TEST_BUDGET:-}" = full ] && { repeat=5; results="$cache/results/real-$driver.csv"; }
@@ -142,7 +143,7 @@ run gc-pause --clients 2 --limit 1 --timeout 500ms --duration 2s \
 
 # The counterexample `semsim check` finds in the model, replayed against the real library.
 if [ "$driver" = redis-semaphore ]; then
-  "$root/tests/libraries/fetch_libraries.sh" "$cache" redis-semaphore >/dev/null || exit $?
+  [ -d "$cache/redis-semaphore" ] || "$root/tests/libraries/fetch_libraries.sh" "$cache" redis-semaphore >/dev/null || exit $?
   "$semsim" check --variant "script:$cache/redis-semaphore/redis-semaphore.ini" --cases 300 --seed 1 --no-preconditions \
     --out "$out/check" >"$out/check.log" 2>&1
   if [ -f "$out/check/counterexample.ini" ]; then

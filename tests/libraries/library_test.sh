@@ -8,7 +8,9 @@
 set -uo pipefail
 semsim=${1:?usage: $0 SEMSIM LIBRARY CACHE}; library=${2:?}; cache=${3:?}
 here=$(dirname "$(readlink -f "$0")")
-"$here/fetch_libraries.sh" "$cache" "$library" || exit $?
+# Fetched by ctest's fixture (npm.packages) when run by ctest: fetching again here would rewrite the
+# folder under the other tests that read it.
+[ -d "$cache/$library" ] || "$here/fetch_libraries.sh" "$cache" "$library" || exit $?
 dir="$cache/$library"; out="$cache/runs/$library"; rm -rf "$out"; mkdir -p "$out" "$cache/results"
 results="$cache/results/$library.csv"
 case $library in
