@@ -17,6 +17,7 @@
 #include "reports/history/text_format.h"
 #include "reports/outputs/conformance_page.h"
 #include "sim/core/interrupt.h"
+#include "sim/drivers/driver_run.h"
 #include "sim/drivers/real_time_report.h"
 #include "sim/redis/shipped_files.h"
 #include "sim/run/run_execution.h"
@@ -120,7 +121,7 @@ CellRun run_cell(const Situation& s, RunOptions options, const fs::path& out, co
   } catch (const std::exception& e) {
     const std::string what = what_failed(e);
     if (interrupt_signal()) return r;  // not judged: the card stops (its caller sees the signal)
-    r.needs_paced = options.mode == TimeMode::virtual_time && what.find("virtual time") != std::string::npos;
+    r.needs_paced = options.mode == TimeMode::virtual_time && dynamic_cast<const WarpUnfit*>(&e) != nullptr;
     r.cell.cell = {CellVerdict::not_staged, "the run could not be made: " + what};
     r.cell.timeline.clear();
     return r;
@@ -128,7 +129,7 @@ CellRun run_cell(const Situation& s, RunOptions options, const fs::path& out, co
   r.library = run.library;
   if (!run.result.completed) {
     if (interrupt_signal()) return r;
-    r.needs_paced = options.mode == TimeMode::virtual_time && run.result.stop_reason.find("virtual time") != std::string::npos;
+    r.needs_paced = options.mode == TimeMode::virtual_time && run.result.warp_unfit;
     r.cell.cell = {CellVerdict::not_staged, "the run stopped early: " + run.result.stop_reason};
     return r;
   }

@@ -30,6 +30,8 @@ struct RunResult {
   double wall_s = 0;
   Micros max_lag{0};  // paced mode: how far the simulation fell behind the wall clock
   bool timed_out = false;  // Redis did not answer within --command-timeout
+  // A driver's run stopped because warp could not hold it to virtual time (paced can run it).
+  bool warp_unfit = false;
 };
 
 // One Redis master as the simulation drives it. A one-master run has one; a Redlock run

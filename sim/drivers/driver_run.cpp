@@ -96,6 +96,7 @@ RunResult DriverRun::run() {
     else s.loop();
   } catch (const std::exception& e) {  // a driver broke the protocol or died, Redis failed
     s.result.stop_reason = e.what();
+    s.result.warp_unfit = dynamic_cast<const WarpFailure*>(&e) != nullptr;
   }
   s.finish();
   return s.result;
@@ -297,7 +298,9 @@ void DriverRun::State::drain(bool before_start) {
   }
 }
 
-void DriverRun::State::fail(const DriverClient& c, const std::string& what, const std::string& line) {
+namespace {
+
+std::string failure_message(const DriverClient& c, const std::string& what, const std::string& line) {
   std::string message = "client " + std::to_string(c.id) + ": " + what;
   if (!line.empty()) message += ": '" + quoted_line(line) + "'";
   if (c.process) {
@@ -305,8 +308,21 @@ void DriverRun::State::fail(const DriverClient& c, const std::string& what, cons
     message += tail.empty() ? " (its stderr is empty: " + c.process->stderr_file().string() + ")"
                             : " (its stderr ends: " + tail + ")";
   }
-  if (!started) throw SetupError(message);
-  throw DriverFailure(message);
+  return message;
+}
+
+}  // namespace
+
+void DriverRun::State::fail(const DriverClient& c, const std::string& what, const std::string& line) {
+  if (!started) throw SetupError(failure_message(c, what, line));
+  throw DriverFailure(failure_message(c, what, line));
+}
+
+void DriverRun::State::fail_warp(const DriverClient& c, const std::string& what) {
+  const std::string message = failure_message(c, what + ". It cannot run in virtual time: run it with --mode paced "
+                                                        "(docs/drivers.md, warp)", {});
+  if (!started) throw WarpUnfit(message);
+  throw WarpFailure(message);
 }
 
 void DriverRun::State::handle_line(DriverClient& c, const std::string& text) {
@@ -363,11 +379,10 @@ void DriverRun::State::on_ready(DriverClient& c, const DriverLine& line) {
     // Its clocks must read warp's: the instant it said this line at, on both.
     const std::int64_t wall_ms = wall_at(c, virtual_ns) / kNsPerMs;
     if (line.mono_ns != virtual_ns || line.wall_ms != wall_ms)
-      fail(c, "its clocks do not read warp's virtual time (it said MONO_NS " + std::to_string(line.mono_ns) +
-                  " and WALL_MS " + std::to_string(line.wall_ms) + " where warp's clocks read " +
-                  std::to_string(virtual_ns) + " and " + std::to_string(wall_ms) + "): " +
-                  why_clock_did_not_move(c.process->members(), run.setup_.clock_library) +
-                  ". It cannot run in virtual time: run it with --mode paced (docs/drivers.md, warp)");
+      fail_warp(c, "its clocks do not read warp's virtual time (it said MONO_NS " + std::to_string(line.mono_ns) +
+                       " and WALL_MS " + std::to_string(line.wall_ms) + " where warp's clocks read " +
+                       std::to_string(virtual_ns) + " and " + std::to_string(wall_ms) + "): " +
+                       why_clock_did_not_move(c.process->members(), run.setup_.clock_library));
     c.ready = true;
     for (const auto& [op, id] : std::exchange(c.backlog, {})) c.process->send(command_line(op, id));
     stir(c);

@@ -30,6 +30,13 @@
 
 namespace semsim {
 
+// A driver warp cannot hold to virtual time (its clocks unmoved at `ready`, a busy loop, a timer the
+// kernel runs in real time): it can run paced (--mode paced). Thrown before the plan starts;
+// after it, the run stops early with RunResult::warp_unfit.
+struct WarpUnfit : SetupError {
+  using SetupError::SetupError;
+};
+
 // The COMMAND of a driver variant ("driver:COMMAND"), or "" for any other variant.
 std::string driver_command(const std::string& variant);
 

@@ -74,6 +74,10 @@ struct PrivateDir {
 struct DriverFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// The same for a driver warp cannot hold to virtual time (RunResult::warp_unfit).
+struct WarpFailure : DriverFailure {
+  using DriverFailure::DriverFailure;
+};
 
 inline std::int64_t us(Micros d) { return d.count(); }
 
@@ -163,6 +167,8 @@ struct DriverRun::State {
   void on_ready(DriverClient& c, const DriverLine& line);
   void send(DriverClient& c, const std::string& id, DriverOp op, std::function<void(Phase)> then);
   [[noreturn]] void fail(const DriverClient& c, const std::string& what, const std::string& line = {});
+  // A failure that paced mode would not have: WarpUnfit before the start, WarpFailure after it.
+  [[noreturn]] void fail_warp(const DriverClient& c, const std::string& what);
 
   // The workload, as sim/core's Workload runs it.
   void think(DriverClient& c);

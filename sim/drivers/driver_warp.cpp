@@ -184,11 +184,10 @@ void DriverRun::State::settle() {
         DriverClient& c = *clients[i];
         ThreadLook busy;
         if (c.process && !c.stillness->still(&busy))
-          fail(c, "a thread of the driver (pid " + std::to_string(busy.pid) + ", thread " + std::to_string(busy.tid) +
-                      ") ran for " + std::to_string(kTurnLimitNs / kSecond) +
-                      " s of real time without sleeping: a busy loop (a spin on the clock, which stands still while "
-                      "it runs), or a wait warp cannot see. It cannot run in virtual time: run it with --mode paced "
-                      "(docs/drivers.md, warp)");
+          fail_warp(c, "a thread of the driver (pid " + std::to_string(busy.pid) + ", thread " + std::to_string(busy.tid) +
+                           ") ran for " + std::to_string(kTurnLimitNs / kSecond) +
+                           " s of real time without sleeping: a busy loop (a spin on the clock, which stands still "
+                           "while it runs), or a wait warp cannot see");
       }
       break;  // what stirred was ours (a thread slow to take its signal): go on
     }
@@ -240,8 +239,7 @@ void DriverRun::State::check_escapes() {
     if (escapes & SEMSIM_WARP_ESCAPE_TIMERFD) add("it set a timerfd, a timer the kernel runs in real time");
     if (escapes & SEMSIM_WARP_ESCAPE_ITIMER) add("it set a real-time interval timer (alarm, setitimer, timer_settime)");
     if (escapes & SEMSIM_WARP_ESCAPE_SIGNAL) add("it took the signal warp wakes its threads with");
-    fail(c, "the driver uses what warp cannot make virtual (" + what +
-                "). It cannot run in virtual time: run it with --mode paced (docs/drivers.md, warp)");
+    fail_warp(c, "the driver uses what warp cannot make virtual (" + what + ")");
   }
 }
 

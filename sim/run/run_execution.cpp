@@ -353,9 +353,8 @@ RunOutput execute_run(const RunOptions& options, RedisSession& redis, std::ostre
   if (variant_info(options.variant).real_processes && options.mode == TimeMode::virtual_time && !options.mode_given) {
     try {
       return run(options, std::nullopt, redis, log, files);
-    } catch (const SetupError& e) {
-      if (std::string_view(e.what()).find("cannot run in virtual time") == std::string_view::npos || interrupt_signal())
-        throw;
+    } catch (const WarpUnfit& e) {
+      if (interrupt_signal()) throw;
       log << "note: warp (virtual time, the default for a driver) cannot run it: " << e.what()
           << "; it runs in real time (paced)\n";
       RunOptions paced = options;
