@@ -161,7 +161,7 @@ int merge_command(int argc, char** argv) {
     po::store(po::command_line_parser(argc, argv).options(o).positional(positional).run(), vm);
     po::notify(vm);
     if (vm.count("help")) {
-      std::cout << o << kAbout;
+      std::cout << o << kAbout << "\n" << docs_footer();
       return kExitOk;
     }
     if (!vm.count("dirs")) throw std::invalid_argument("give the shards' folders: semsim merge DIR... --out DIR");
