@@ -25,6 +25,8 @@
 #include "sim/run/sweep_runner.h"
 #include "sim/redis/shipped_files.h"
 #include "sim/run/version.h"
+#include "sim/scenario/client_table.h"
+#include "sim/search/run_preconditions.h"
 #include "sim/scenario/run_options_io.h"
 #include "sim/scenario/sweep_parameter.h"
 
@@ -89,6 +91,19 @@ std::vector<PlannedRun> plan_runs(const std::vector<RunOptions>& per_variant, co
     }
   }
   return runs;
+}
+
+// Each variant's preconditions judged at each point of the sweep (its options as the run takes
+// them, its files read as the run reads them), for report.html and the charts.
+std::vector<VariantPromise> sweep_promises(const std::vector<PlannedRun>& plan) {
+  std::vector<VariantPromise> out;
+  for (const PlannedRun& run : plan) {
+    if (out.empty() || out.back().variant != run.variant) out.push_back({.variant = run.variant, .text = {}, .outside = {}});
+    VariantPromise& p = out.back();
+    if (run.options.seed != plan.front().options.seed) continue;  // the point's first seed: one judgement a point
+    note_point(p, run.value->x, run_preconditions(run.options, read_run_inputs(run.options)));
+  }
+  return out;
 }
 
 // What a compare command line asks for.
@@ -357,14 +372,16 @@ int compare_command(int argc, char** argv) {
     const bool in_ms = request.sweep.in_ms();
     const std::string common = common_options(request.per_variant, parameter);
     const std::string caption = sweep_caption(common, parameter, request.seeds);
-    const bool charts =
-        base.charts && draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, base.out, std::cerr, caption);
+    const std::vector<VariantPromise> promises = sweep_promises(plan);
+    const bool charts = base.charts && draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, base.out,
+                                                              std::cerr, caption, promises);
     SweepReport report{parameter, in_ms,         command_line(argc, argv), version(), ran.redis,
                        common,    request.seeds, base.seed,                charts,    stats,
                        run_verdicts(results, folders), caption, doc_path("reports/DEFINITIONS.md").string()};
     report.partial = partial;
     report.variants = request.variants;
     report.meaning = request.sweep.meaning();  // a variant the sweep stopped before stays in the table, "not run"
+    report.promises = promises;
     write_sweep_report(base.out, report);
     std::cout << "sweep: " << csv_path << "\nstatistics: " << stats_path << "\nreport: "
               << (fs::path(base.out) / "report.html").string() << "\n";

@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "sim/run/compare_shards.h"
 #include "sim/run/shard_manifest.h"
+#include "sim/search/run_preconditions.h"
 #include "sim/search/search_shards.h"
 
 namespace semsim {
@@ -137,7 +138,7 @@ int merge_compare(const ShardSet& set, const std::string& out) {
   if (!set.missing().empty())
     std::cout << "PARTIAL: " << set.missing_text() << " not given: the runs of the shards given are merged, and the "
               << "statistics, verdicts and report.html are over these alone\n";
-  const CompareMerge m = merge_compare_shards(set, out, std::cerr);
+  const CompareMerge m = merge_compare_shards(set, out, std::cerr, promises_of_runs);
   std::cout << "merged " << m.merged << " runs from " << set.count - set.missing().size() << " shards"
             << (m.partial.empty() ? "" : " (of the sweep's " + std::to_string(m.runs) + " runs: partial)") << "\nsweep: " << m.csv << "\nstatistics: " << m.stats << "\nreport: " << m.report << "\n";
   return m.partial.empty() ? kExitOk : kExitPartial;
@@ -161,7 +162,7 @@ int merge_command(int argc, char** argv) {
     po::store(po::command_line_parser(argc, argv).options(o).positional(positional).run(), vm);
     po::notify(vm);
     if (vm.count("help")) {
-      std::cout << o << kAbout;
+      std::cout << o << kAbout << "\n" << docs_footer();
       return kExitOk;
     }
     if (!vm.count("dirs")) throw std::invalid_argument("give the shards' folders: semsim merge DIR... --out DIR");

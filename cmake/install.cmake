@@ -31,18 +31,24 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/
 install(FILES ${CMAKE_SOURCE_DIR}/reports/DEFINITIONS.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/reports)
 install(FILES ${CMAKE_SOURCE_DIR}/scenarios/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/scenarios)
 
-# semsim(1), generated from the program's own --help texts by Debian's help2man.
+# semsim(1), generated from the program's own --help texts by Debian's help2man. From a copy of
+# semsim in a folder of its own (MAN_DIR/help/bin): build/semsim's --help names the source tree's
+# docs (sim/redis/shipped_files.h), the copy, beside neither a source tree nor an installed tree,
+# names the Debian package's /usr/share/doc/semsim, as the man page's FILES section does.
 find_program(HELP2MAN help2man REQUIRED)
 find_program(GZIP gzip REQUIRED)
 set(MAN_DIR ${CMAKE_BINARY_DIR}/man)
+set(MAN_SEMSIM ${MAN_DIR}/help/bin/semsim)
 add_custom_command(
   OUTPUT ${MAN_DIR}/semsim.1.gz
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${MAN_DIR}
-  COMMAND ${CMAKE_COMMAND} -DSEMSIM=$<TARGET_FILE:semsim> -DOUTPUT=${MAN_DIR}/commands.h2m
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${MAN_DIR}/help/bin
+  COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:semsim> ${MAN_SEMSIM}
+  COMMAND ${CMAKE_COMMAND} -DSEMSIM=${MAN_SEMSIM} -DOUTPUT=${MAN_DIR}/commands.h2m
           -P ${CMAKE_SOURCE_DIR}/cmake/write_man_include.cmake
   COMMAND ${HELP2MAN} --no-info --no-discard-stderr --section 1
           --name "simulation and correctness-testing harness for Redis counting semaphores"
-          --include ${MAN_DIR}/commands.h2m --output ${MAN_DIR}/semsim.1 $<TARGET_FILE:semsim>
+          --include ${MAN_DIR}/commands.h2m --output ${MAN_DIR}/semsim.1 ${MAN_SEMSIM}
+  COMMAND ${CMAKE_COMMAND} -E rm -f ${MAN_SEMSIM}
   COMMAND ${GZIP} -9nf ${MAN_DIR}/semsim.1
   DEPENDS semsim ${CMAKE_SOURCE_DIR}/cmake/write_man_include.cmake
   COMMENT "Generating the man page semsim(1) from --help" VERBATIM)

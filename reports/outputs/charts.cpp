@@ -318,7 +318,8 @@ bool draw_run_charts(const std::string& out_dir, const Summary& s, std::ostream&
 }
 
 bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::string& x_label,
-                            const std::string& out_dir, std::ostream& warn, const std::string& caption) {
+                            const std::string& out_dir, std::ostream& warn, const std::string& caption,
+                            const std::vector<VariantPromise>& promises) {
   fs::create_directories(out_dir);
   Gnuplot g = find_gnuplot(warn);
   if (!g.available) return false;
@@ -349,7 +350,7 @@ bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::stri
     std::ostringstream out;
     out << "# " << one_line(variants[i]) << ": " << one_line(x_label) << ", position on the x axis";
     for (const SweepMetric& m : metrics) out << ' ' << m.name << " low high";
-    out << '\n';
+    out << " outside\n";
     for (const auto& [value, point] : table[variants[i]]) {
       out << fixed(value, 6) << ' ' << fixed(position(value), 6);
       for (const SweepMetric& m : metrics) {
@@ -362,7 +363,7 @@ bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::stri
         const Interval ci = p.ci95.value_or(Interval{p.mean, p.mean});  // one run: the point alone
         out << ' ' << fixed(p.mean, 6) << ' ' << fixed(ci.low, 6) << ' ' << fixed(ci.high, 6);
       }
-      out << '\n';
+      out << ' ' << (outside_promise(promises, variants[i], value) ? 1 : 0) << '\n';
     }
     write_output_file(in_dir(out_dir, files.back()), out.str());
   }
@@ -428,6 +429,18 @@ bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::stri
       plot += gnuplot_quote(files[i]) + " using " + shifted(i) + ":" + column + ":" + std::to_string(4 + 3 * k) + ":" +
               std::to_string(5 + 3 * k) + " with yerrorlines ls " + std::to_string(i + 1) + " title " +
               gnuplot_quote(variants[i]);
+    }
+    // A ring around each point outside its variant's preconditions, named once in the key.
+    const std::string outside_column = std::to_string(3 + 3 * metrics.size());
+    bool ring_named = false;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      const auto& points = table[variants[i]];
+      if (std::none_of(points.begin(), points.end(), [&](const auto& p) { return outside_promise(promises, variants[i], p.first); }))
+        continue;
+      plot += ", \\\n  " + gnuplot_quote(files[i]) + " using " + shifted(i) + ":($" + outside_column + ">0?$" + column +
+              ":NaN) with points pt 6 ps 2.6 lw 1.5 lc rgb '#000000' " +
+              (ring_named ? std::string("notitle") : "title " + gnuplot_quote("outside its preconditions"));
+      ring_named = true;
     }
     if (files.empty()) plot += "NaN notitle";
     ok &= draw(g, out_dir, name, plot);

@@ -16,6 +16,7 @@
 
 #include "reports/checks/summary.h"
 #include "reports/checks/sweep_stats.h"
+#include "reports/outputs/sweep_promise.h"
 
 namespace semsim {
 
@@ -51,7 +52,10 @@ MetricShape metric_shape(const std::vector<PointStat>& stats, const SweepMetric&
 // error bars, one line per variant: compare_METRIC.{svg,png} (compare_over_admission, ...), data
 // in compare_N.dat (one file per variant). A metric that does not vary gets no chart (an old one
 // of that name is removed). Equal or single values still get a readable axis.
+// `promises`: the points outside their variant's preconditions (sweep_promise.h) get a black ring,
+// "outside its preconditions" in the key (its hover text too), and a last column `outside` (1, else 0) in their data file.
 bool draw_comparison_charts(const std::vector<PointStat>& stats, const std::string& x_label,
-                            const std::string& out_dir, std::ostream& warn, const std::string& caption = "");
+                            const std::string& out_dir, std::ostream& warn, const std::string& caption = "",
+                            const std::vector<VariantPromise>& promises = {});
 
 }  // namespace semsim

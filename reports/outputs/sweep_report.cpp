@@ -27,7 +27,8 @@ constexpr const char* kStyle =
     "th{background:#eef0f4}caption{text-align:left;font-weight:600;padding:4px 0}"
     ".verdicts td,.verdicts th{text-align:left}.verdicts th.variant{font-family:monospace;font-size:15px}"
     ".unsafe{color:#a11;font-weight:700}.unknown{color:#8a5a00;font-weight:700}.safe{color:#176b2c;font-weight:600}"
-    "small{color:#444}.n{color:#666}svg{max-width:100%;height:auto}"
+    "small{color:#444}.n{color:#666}svg{max-width:100%;height:auto}td.outside{background:#eeeeee}"
+    "a.outside{color:#333;text-decoration:none;font-weight:700}"
     "nav ul{margin:4px 0;padding-left:20px;columns:2}nav li{margin:1px 0}.flat li{margin:2px 0}"
     "@media print{nav{display:none}h2{break-after:avoid}svg{break-inside:avoid}}";
 
@@ -60,8 +61,15 @@ struct Names {
 };
 
 // Rows: values ascending; columns: variants in the order of the sweep.
+// A cell's mark when its point is outside its variant's preconditions: a dagger, the reason as its
+// hover text, linked to the list of such points.
+std::string outside_mark(const std::string* why) {
+  if (!why) return {};
+  return " <a class=outside href=\"#preconditions\" title=\"outside its preconditions: " + escape_html(*why) + "\">&dagger;</a>";
+}
+
 void write_table(std::ostream& out, const SweepMetric& m, const std::vector<PointStat>& stats,
-                 const std::vector<std::string>& variants, const Names& names) {
+                 const std::vector<std::string>& variants, const Names& names, const std::vector<VariantPromise>& promises) {
   std::map<double, std::map<std::string, const PointStat*>> rows;
   for (const PointStat& p : stats)
     if (p.metric == &m) rows[p.value][p.variant] = &p;
@@ -72,7 +80,8 @@ void write_table(std::ostream& out, const SweepMetric& m, const std::vector<Poin
     out << "<tr><td>" << value_text(value) << "</td>";
     for (const std::string& v : variants) {
       const auto cell = cells.find(v);
-      out << "<td>";
+      const std::string* why = outside_promise(promises, v, value);
+      out << (why ? "<td class=outside>" : "<td>");
       if (cell == cells.end() || cell->second->n == 0) {
         out << "undefined";
       } else {
@@ -81,7 +90,7 @@ void write_table(std::ostream& out, const SweepMetric& m, const std::vector<Poin
         if (p.ci95) out << " <small>[" << format_value(m, p.ci95->low) << ", " << format_value(m, p.ci95->high) << "]</small>";
         out << " <small class=n>n=" << p.n << "</small>";
       }
-      out << "</td>";
+      out << outside_mark(why) << "</td>";
     }
     out << "</tr>\n";
   }
@@ -123,9 +132,11 @@ void write_verdicts(std::ostream& out, const std::string& out_dir, const SweepRe
       << ": " << r.runs.size() << " runs, " << r.seeds
       << " per point (variant, " << escape_html(r.parameter) << ")</caption>\n"
       << "<tr><th>variant</th><th>safety</th><th>over-admitted</th><th>worst over-admission</th>"
-      << "<th>first over-admits at<br>" << escape_html(names.parameter) << "</th><th>liveness</th></tr>\n";
+      << "<th>first over-admits at<br>" << escape_html(names.parameter) << "</th><th>liveness</th>"
+      << (r.promises.empty() ? "" : "<th>preconditions<br><small>(what the source articles promise)</small></th>") << "</tr>\n";
   for (const std::string& variant : variants) {
-    int n = 0, over = 0, unknown = 0, live_bad = 0, live_unknown = 0, worst = 0;
+    int n = 0, over = 0, unknown = 0, live_bad = 0, live_unknown = 0, worst = 0, over_inside = 0;
+    const auto promise = std::find_if(r.promises.begin(), r.promises.end(), [&](const VariantPromise& p) { return p.variant == variant; });
     double worst_at = 0;
     const RunVerdict* worst_run = nullptr;
     std::map<double, std::pair<int, int>> per_value;  // value -> (over-admitting runs, runs)
@@ -134,7 +145,7 @@ void write_verdicts(std::ostream& out, const std::string& out_dir, const SweepRe
       ++n;
       auto& [k, m] = per_value[v.value];
       ++m;
-      if (v.over_admission > 0) ++over, ++k;
+      if (v.over_admission > 0) ++over, ++k, over_inside += !outside_promise(r.promises, variant, v.value);
       unknown += v.safety == Verdict::unknown;
       live_bad += v.liveness == Verdict::invalid;
       live_unknown += v.liveness == Verdict::unknown;
@@ -142,7 +153,8 @@ void write_verdicts(std::ostream& out, const std::string& out_dir, const SweepRe
         worst = v.over_admission, worst_at = v.value, worst_run = &v;
     }
     if (n == 0) {  // asked for, never run: a partial sweep stopped before it
-      out << "<tr><th class=variant>" << escape_html(variant) << "</th><td class=unknown colspan=5>not run <small>("
+      out << "<tr><th class=variant>" << escape_html(variant) << "</th><td class=unknown colspan=" << (r.promises.empty() ? 5 : 6)
+          << ">not run <small>("
           << (partial ? "the sweep stopped before any run of it finished" : "no run of it was given") << ")</small></td></tr>\n";
       continue;
     }
@@ -154,6 +166,10 @@ void write_verdicts(std::ostream& out, const std::string& out_dir, const SweepRe
         << "</td><td class=num>"
         << (over ? "<b>" + of_runs(over, n) + "</b>" : of_runs(0, n));
     if (unknown) out << "<br><small>" << unknown << " unknown (an acquire's outcome lost)</small>";
+    if (over && promise != r.promises.end() && promise->promised)
+      out << "<br><small>" << (over_inside ? "<b>" + std::to_string(over_inside) + " inside its preconditions</b>"
+                                           : std::string("each outside its preconditions"))
+          << "</small>";
     out << "</td><td class=num>";
     if (worst > 0) {
       out << "<b>+" << worst << "</b> <small>at " << value_text(worst_at) << names.unit;
@@ -174,7 +190,26 @@ void write_verdicts(std::ostream& out, const std::string& out_dir, const SweepRe
     out << "</td><td class=\"" << liveness << "\">"
         << (live_bad ? "stalls in " + of_runs(live_bad, n)
                      : live_unknown ? "unknown in " + of_runs(live_unknown, n) : std::string("no stall"))
-        << "</td></tr>\n";
+        << "</td>";
+    if (!r.promises.empty()) {
+      out << "<td>";
+      if (promise == r.promises.end()) {
+        out << "&mdash;";
+      } else if (!promise->promised) {
+        // The registry's texts of such variants say so first ("none (a planted bug)").
+        out << (promise->text.starts_with("none") ? escape_html(promise->text)
+                                                   : "none promised <small>(" + escape_html(promise->text) + ")</small>");
+      } else if (promise->outside.empty()) {
+        out << "kept at every point <small>(" << escape_html(promise->text) << ")</small>";
+      } else {
+        std::string at;
+        for (const auto& [value, why] : promise->outside) at += (at.empty() ? "" : ", ") + value_text(value);
+        out << "outside at <b>" << at << names.unit << "</b> <small>(<a href=\"#preconditions\">why</a>; "
+            << escape_html(promise->text) << ")</small>";
+      }
+      out << "</td>";
+    }
+    out << "</tr>\n";
   }
   out << "</table>\n";
 }
@@ -183,6 +218,26 @@ struct Section {
   const SweepMetric* metric;
   MetricShape shape;
 };
+
+bool any_outside(const SweepReport& r) {
+  return std::any_of(r.promises.begin(), r.promises.end(), [](const VariantPromise& p) { return !p.outside.empty(); });
+}
+
+// The points outside their variant's preconditions, each with why (nothing when there are none).
+void write_outside_promises(std::ostream& out, const SweepReport& r, const Names& names) {
+  if (!any_outside(r)) return;
+  out << "<h2 id=\"preconditions\">Points outside their variant's preconditions</h2>\n<p><small>The source articles "
+         "promise a variant safe only under its preconditions (<code>semsim check</code> keeps its cases inside them; "
+         "<code>semsim check --help</code> lists them). At these points the runs fall outside them, for the reason given: an "
+         "over-admission there is what the promise leaves out, not a defect of the variant. Marked &dagger; in the tables "
+         "and ringed on the charts.</small></p>\n<table class=verdicts><tr><th>variant</th><th>"
+      << escape_html(names.parameter) << "</th><th>outside because</th></tr>\n";
+  for (const VariantPromise& p : r.promises)
+    for (const auto& [value, why] : p.outside)
+      out << "<tr><th class=variant>" << escape_html(p.variant) << "</th><td>" << value_text(value) << "</td><td>"
+          << escape_html(why) << "</td></tr>\n";
+  out << "</table>\n";
+}
 
 }  // namespace
 
@@ -225,7 +280,9 @@ void write_run_links(std::ostream& out, const std::string& out_dir, const SweepR
     out << "<tr><td>" << value_text(value) << "</td>";
     for (const std::string& v : variants) {
       const auto cell = by_variant.find(v);
-      out << "<td>" << (cell == by_variant.end() ? std::string("&mdash;") : cell->second) << "</td>";
+      const std::string* why = outside_promise(r.promises, v, value);
+      out << (why ? "<td class=outside>" : "<td>") << (cell == by_variant.end() ? std::string("&mdash;") : cell->second)
+          << outside_mark(why) << "</td>";
     }
     out << "</tr>\n";
   }
@@ -297,6 +354,8 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
     "bound. Definitions: "
       << definitions << ".</small></p>\n";
 
+  write_outside_promises(out, r, names);
+
   // The table of contents.
   const auto anchor = [](const SweepMetric& m) { return "m-" + m.name; };
   out << "<nav><b>Contents</b><ul>\n";
@@ -304,6 +363,7 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
     for (const Section& s : *group)
       out << "<li><a href=\"#" << anchor(*s.metric) << "\">" << escape_html(s.metric->label) << "</a>"
           << (group == &differ ? " <small>(variants differ)</small>" : "") << "</li>\n";
+  if (any_outside(r)) out << "<li><a href=\"#preconditions\">points outside their preconditions</a></li>\n";
   if (!same.empty() || !undefined.empty()) out << "<li><a href=\"#same\">the same everywhere</a></li>\n";
   if (std::any_of(r.runs.begin(), r.runs.end(), [&](const RunVerdict& v) { return !timeline_href(out_dir, v).empty(); }))
     out << "<li><a href=\"#runs\">each run's timeline</a></li>\n";
@@ -317,7 +377,10 @@ void write_sweep_report(const std::string& out_dir, const SweepReport& r) {
     const std::string svg = r.charts ? inline_svg(fs::path(out_dir) / ("compare_" + m.name + ".svg")) : "";
     if (svg.empty()) out << "<p><small>No chart (--no-charts, or gnuplot not available).</small></p>\n";
     else out << svg << "\n";
-    write_table(out, m, r.stats, variants, names);
+    write_table(out, m, r.stats, variants, names, r.promises);
+    if (std::any_of(r.promises.begin(), r.promises.end(), [](const VariantPromise& p) { return !p.outside.empty(); }))
+      out << "<p><small>&dagger; and a ring on the chart: a point outside its variant's preconditions (<a "
+             "href=\"#preconditions\">which, and why</a>).</small></p>\n";
   };
   if (!differ.empty()) {
     out << "<h2>Where the variants differ</h2>\n<p><small>At some " << escape_html(names.parameter)

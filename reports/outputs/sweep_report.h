@@ -13,6 +13,7 @@
 
 #include "reports/checks/summary.h"
 #include "reports/checks/sweep_stats.h"
+#include "reports/outputs/sweep_promise.h"
 
 namespace semsim {
 
@@ -49,6 +50,10 @@ struct SweepReport {
   // (a partial sweep). Empty: those of `stats`.
   std::vector<std::string> variants = {};
   std::string meaning = {};  // what a value of the parameter stands for (sweep_parameter.h), said under the context
+  // Each variant's preconditions and the points outside them (sweep_promise.h): a column of the
+  // verdict table, a section of their own, a dagger in the tables and a ring on the charts.
+  // Empty: not judged, and the page says nothing of them.
+  std::vector<VariantPromise> promises = {};
 };
 
 // The one-line context of a sweep's charts, from its common options as run.ini lists them

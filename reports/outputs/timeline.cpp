@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cmath>
 #include <map>
 #include <queue>
@@ -91,6 +92,31 @@ int vote_bits(const std::optional<std::string>& list) {
   return bits;
 }
 
+// The run row's master_skew_us and master_drift_ppm lists (reports/DEFINITIONS.md, "Several
+// masters"): one pair per master, a value that is not a number 0, skews within the history's own
+// bounds and drifts within +-1e6 ppm (a history's detail is not trusted); none without the lists.
+std::vector<std::pair<std::int64_t, double>> master_clocks(const std::optional<std::string>& skews,
+                                                           const std::optional<std::string>& drifts, int masters) {
+  if (!skews || !drifts) return {};
+  std::vector<std::pair<std::int64_t, double>> out(static_cast<std::size_t>(masters), {0, 0.0});
+  const auto each = [&](const std::string& list, auto store) {
+    std::size_t i = 0;
+    for (std::size_t m = 0; m < out.size() && i <= list.size(); ++m) {
+      const std::size_t j = std::min(list.find(',', i), list.size());
+      const std::string item = list.substr(i, j - i);
+      char* end = nullptr;
+      const double v = item.empty() ? 0 : std::strtod(item.c_str(), &end);
+      if (!item.empty() && end == item.c_str() + item.size() && std::isfinite(v)) store(out[m], v);
+      i = j + 1;
+    }
+  };
+  each(*skews, [](auto& p, double v) {
+    p.first = static_cast<std::int64_t>(std::clamp(v, -static_cast<double>(kMaxHistoryUs), static_cast<double>(kMaxHistoryUs)));
+  });
+  each(*drifts, [](auto& p, double v) { p.second = std::clamp(v, -1e6, 1e6); });
+  return out;
+}
+
 // A detail as history.csv holds it (append_csv_field writes a line break as a space), so that a
 // page streamed from a run is the page of its file.
 std::string as_written(std::string_view detail) {
@@ -151,7 +177,7 @@ void merge_holds(Row& r, std::int64_t gap) {
 // Summary picks the rows at write time, so the page keeps exactly the rows a second read of the
 // file would.
 struct TimelineBuilder::State {
-  explicit State(int max) : max_clients(max), bound(max > 0 ? INT_MAX : -1) {}
+  State(int max, std::string history) : max_clients(max), bound(max > 0 ? INT_MAX : -1), history_path(std::move(history)) {}
 
   // Client `id`'s first acquire that makes it one of per_client: it may lower the bound.
   void acquiring(int id) {
@@ -170,15 +196,20 @@ struct TimelineBuilder::State {
   std::vector<ServerMark> server;
   std::vector<std::int64_t> stale;  // t, believers Redis no longer counted
   int masters = 1, quorum = 1;       // the run row's (several masters: Redlock)
+  std::vector<std::pair<std::int64_t, double>> master_clocks;  // the run row's: each master's skew (µs), drift (ppm)
   std::vector<MasterMark> master_marks;
   std::map<std::pair<int, int>, std::int64_t> cuts;  // (client, master) -> since: links cut now
+  std::string history_path;  // the file of the same events: witness rows beyond max_clients are read back from it
+  std::set<int> only;        // not empty: rows for these clients alone, and nothing else (that read back)
 };
 
-TimelineBuilder::TimelineBuilder(int max_clients) : state_(std::make_unique<State>(max_clients)) {}
+TimelineBuilder::TimelineBuilder(int max_clients, std::string history_path)
+    : state_(std::make_unique<State>(max_clients, std::move(history_path))) {}
 TimelineBuilder::~TimelineBuilder() = default;
 
 void TimelineBuilder::add(const Event& e) {
   State& st = *state_;
+  if (!st.only.empty() && !st.only.contains(e.client)) return;
   const std::int64_t t = e.true_us;
   if (e.client == 0 && (is_server_fault(e.op) || e.op == Op::server_jump || e.op == Op::sample)) {
     std::string detail = as_written(e.detail);
@@ -215,6 +246,7 @@ void TimelineBuilder::add(const Event& e) {
       const KeyValues kv = KeyValues::parse(as_written(e.detail));
       st.masters = static_cast<int>(std::clamp<std::int64_t>(kv.get_int("masters").value_or(1), 1, kMaxRunMasters));
       st.quorum = static_cast<int>(std::clamp<std::int64_t>(kv.get_int("quorum").value_or(1), 1, kMaxRunMasters));
+      st.master_clocks = master_clocks(kv.get("master_skew_us"), kv.get("master_drift_ppm"), st.masters);
     } catch (const std::invalid_argument&) {
     }
     return;
@@ -340,10 +372,31 @@ void TimelineBuilder::write(const std::string& html_path, const Summary& s, std:
   for (const Episode& e : s.episodes)
     for (const HoldRef& h : e.witness) witnesses.insert({h.client, h.since_us});
 
-  // Rows: the lowest client ids that ever acquired, their instants from the start of the history.
-  std::map<int, Row> rows;
+  // Rows: the lowest client ids that ever acquired, and beyond them the clients a kept episode's
+  // witness names (a witness is never off the page), their instants from the start of the history.
+  // Those beyond were not kept while streaming: read back from the history file, for them alone.
+  std::set<int> witness_clients;
+  for (const auto& [client, since] : witnesses) witness_clients.insert(client);
+  std::vector<const ClientStats*> chosen;
+  std::set<int> beyond;
   for (const ClientStats& c : s.per_client) {
-    if (static_cast<int>(rows.size()) >= st.max_clients) break;
+    if (static_cast<int>(chosen.size()) < st.max_clients) {
+      chosen.push_back(&c);
+    } else if (witness_clients.contains(c.client) && !st.history_path.empty()) {
+      chosen.push_back(&c);
+      beyond.insert(c.client);
+    }
+  }
+  if (!beyond.empty()) {
+    TimelineBuilder again(INT_MAX);
+    again.state_->only = beyond;
+    HistoryReader reader(st.history_path);
+    for (Event e; reader.next(e);) again.add(e);
+    for (auto& [id, row] : again.state_->rows) st.rows[id] = std::move(row);
+  }
+  std::map<int, Row> rows;
+  for (const ClientStats* client : chosen) {
+    const ClientStats& c = *client;
     Row& r = rows[c.client];
     if (const auto it = st.rows.find(c.client); it != st.rows.end()) r = std::move(it->second);
     r.offset_ms = c.mean_offset_ms;
@@ -391,7 +444,8 @@ void TimelineBuilder::write(const std::string& html_path, const Summary& s, std:
   // the page under max_bars bars (the gap is said on the page).
   std::int64_t gap = 0;
   if (merged_count(rows, 0) > max_bars) {
-    for (gap = std::max<std::int64_t>(1, span / 1'000'000); merged_count(rows, gap) > max_bars; gap *= 2) {
+    // Every row keeps a bar or two however wide the gap: past the run's span, merging more merges nothing.
+    for (gap = std::max<std::int64_t>(1, span / 1'000'000); merged_count(rows, gap) > max_bars && gap <= span; gap *= 2) {
     }
     for (auto& [id, r] : rows) merge_holds(r, gap);
   }
@@ -425,7 +479,8 @@ void TimelineBuilder::write(const std::string& html_path, const Summary& s, std:
                   json_string(to_string(s.safety)) + ",\"liveness\":" + json_string(to_string(s.liveness)) +
                   ",\"max_holders\":" + std::to_string(s.max_holders) + ",\"over_limit_us\":" +
                   std::to_string(s.over_limit_us) + ",\"episode_count\":" + std::to_string(s.episode_count) +
-                  ",\"hidden\":" + std::to_string(hidden) + ",\"merge_gap_us\":" + std::to_string(gap) +
+                  ",\"hidden\":" + std::to_string(hidden) + ",\"witness_rows\":" + std::to_string(beyond.size()) +
+                  ",\"merge_gap_us\":" + std::to_string(gap) +
                   ",\"bucket_us\":" + std::to_string(s.holders_bucket_us) + ",\"holders\":";
   std::vector<std::int64_t> holders;
   for (const HoldersPoint& p : s.holders) holders.insert(holders.end(), {p.t_us - t0, p.max_holders});
@@ -443,6 +498,9 @@ void TimelineBuilder::write(const std::string& html_path, const Summary& s, std:
   for (std::size_t i = 0; i < masters.size(); ++i)
     d += std::string(i ? "," : "") + "[" + std::to_string(masters[i].master) + "," + json_string(masters[i].kind) + "," +
          std::to_string(masters[i].a) + "," + std::to_string(masters[i].b) + "," + json_string(masters[i].detail) + "]";
+  d += "],\"master_clocks\":[";
+  for (std::size_t i = 0; st.masters > 1 && i < st.master_clocks.size(); ++i)
+    d += std::string(i ? "," : "") + "[" + std::to_string(st.master_clocks[i].first) + "," + fixed(st.master_clocks[i].second, 3) + "]";
   d += "],\"rows\":[";
   bool first = true;
   for (const auto& [id, r] : rows) {
@@ -467,7 +525,7 @@ void TimelineBuilder::write(const std::string& html_path, const Summary& s, std:
 
 void write_timeline_html(const std::string& history_path, const std::string& html_path, const Summary& s,
                          int max_clients, std::size_t max_bars) {
-  TimelineBuilder timeline(max_clients);
+  TimelineBuilder timeline(max_clients, history_path);
   HistoryReader reader(history_path);
   Event e;
   while (reader.next(e)) timeline.add(e);

@@ -14,7 +14,8 @@
 // Zoom with the wheel (or +/-), pan by dragging (or the arrow keys), brush a range on the holders
 // lane to zoom to it; "first / next over-admission" jump to each episode and zoom to it. Ticks
 // are at round steps (1, 2, 5 x 10^k) with their unit. At most `max_clients` rows (the lowest
-// ids; the page says how many were left out): every row is labelled, and the bars are drawn for the
+// ids, and beyond them the clients of a kept episode's witness; the page says how many were left
+// out): every row is labelled, and the bars are drawn for the
 // rows in sight, so that a redraw costs what a screen shows. Runs over several masters get a lane
 // per master above the clients (its faults, the clients cut from it, the permits it voted for). Holds are kept exactly up to `max_bars`; beyond,
 // holds of one client closer than a gap merge (the page says how close), so the page stays small.
@@ -40,7 +41,10 @@ class TimelineBuilder {
  public:
   // Keeps what it needs for the rows of at most `max_clients` clients (those the page will draw,
   // and a bounded number of candidates), so its memory does not grow with the number of clients.
-  explicit TimelineBuilder(int max_clients = kTimelineMaxClients);
+  // `history_path`: the file the same events are written to. The clients beyond `max_clients` that a
+  // kept episode's witness names get their rows too, read back from it when the page is written (a
+  // second read, only then); without it they are left out with the others.
+  explicit TimelineBuilder(int max_clients = kTimelineMaxClients, std::string history_path = "");
   ~TimelineBuilder();
   TimelineBuilder(const TimelineBuilder&) = delete;
   TimelineBuilder& operator=(const TimelineBuilder&) = delete;

@@ -233,6 +233,41 @@ function rowsInSight() {
 
 const PALETTE = ['#1f4e9a', '#2a7d4f', '#b4531f', '#6a4c93', '#8d6e1f', '#1f7a8c'];
 function byText(detail) { const m = /by_us=(-?\d+)/.exec(detail); return m ? +m[1] : 0; }
+function signedMs(us) { return (us >= 0 ? '+' : '\u2212') + ms(Math.abs(us)); }
+// Each master's clock against true time: the run row's skew and drift (master_clocks), and its
+// jumps; what it reads minus true time at page time t. One scale for every lane: the largest offset.
+const MCLOCK = Array.from({length: D.masters}, (_, i) => {
+  const c = D.master_clocks[i] || [0, 0];
+  const jumps = D.master_marks.filter(k => k[0] === i + 1 && k[1] === 'server_jump').map(k => [k[2], byText(k[4])]);
+  return {skew: c[0], drift: c[1], jumps, moves: c[0] !== 0 || c[1] !== 0 || jumps.length > 0};
+});
+function clockAt(c, t) {
+  let o = c.skew + c.drift * 1e-6 * (t + D.start_us);
+  for (const [a, by] of c.jumps) if (a <= t) o += by;
+  return o;
+}
+const MCLOCK_MAX = Math.max(1, ...MCLOCK.flatMap(c => [0, D.span, ...c.jumps.map(j => j[0])].flatMap(
+  t => [Math.abs(clockAt(c, t)), Math.abs(clockAt(c, t - 1))])));
+// Master m's clock on its lane: a line, above the middle where it runs ahead of true time, steps at
+// its jumps; its skew and drift said in words at the lane's right end.
+function drawMasterClock(s, m, y, h, name) {
+  const c = MCLOCK[m - 1];
+  if (!c.moves) return;
+  const mid = y + h / 2, yOf = t => (mid - clockAt(c, t) / MCLOCK_MAX * (h / 2 - 3)).toFixed(1);
+  const pts = [];
+  const cuts = c.jumps.map(j => j[0]).filter(a => a > v0 && a < v1).sort((p, q) => p - q);
+  let from = v0;
+  for (const a of cuts) { pts.push(x(from).toFixed(1) + ',' + yOf(from), x(a).toFixed(1) + ',' + yOf(a - 1)); from = a; }
+  pts.push(x(from).toFixed(1) + ',' + yOf(from), x(v1).toFixed(1) + ',' + yOf(v1));
+  const drift = c.drift ? (c.drift > 0 ? '+' : '\u2212') + Math.abs(c.drift) + ' ppm' : '';
+  const said = name + '\'s clock against true time: ' + signedMs(c.skew) + ' at the start' +
+    (drift ? ', drifting ' + drift : ', no drift') + (c.jumps.length ? ', ' + c.jumps.length + ' jump' + (c.jumps.length > 1 ? 's' : '') : '') +
+    '; ' + signedMs(clockAt(c, D.span)) + ' at the end of the run (up: ahead of true time)';
+  s.append(el('polyline', {points: pts.join(' '), fill: 'none', stroke: '#7b3f9e', 'stroke-width': 1.5, 'stroke-dasharray': '5,2'}, said));
+  if (c.skew || c.drift)
+    s.append(el('text', {x: (W - RIGHT - 4).toFixed(1), y: y + h - 2, 'text-anchor': 'end', fill: '#5b2a7e'}, '',
+                'clock ' + signedMs(c.skew) + (drift ? ', ' + drift : '')));
+}
 // Each master's lane: up unless marked; down (restarted, back at b), paused, its failover's lost
 // writes, its clock's jumps, the clients cut from it; and the permits it voted for, stacked.
 function drawMasters(s) {
@@ -303,6 +338,7 @@ function drawMasters(s) {
         if (inside || b === a) s.append(el('text', {x: (x0 + 3).toFixed(1), y: y + 11, fill: '#a04e00'}, '', what));
       }
     }
+    drawMasterClock(s, m, y, h, name);
   }
   s.append(el('line', {x1: 0, x2: W, y1: MH - 5, y2: MH - 5, stroke: '#888'}));
 }
@@ -517,8 +553,10 @@ document.getElementById('title').textContent = D.variant + ' \u2014 who held a p
   if (!D.masters) for (const e of document.querySelectorAll('.mlegend')) e.style.display = 'none';
   const notes = [];
   if (D.masters) notes.push(D.masters + ' masters, a permit stands on ' + D.quorum + ' of their votes: each master\'s lane shows ' +
-                            'the permits it voted for, its downtime and restarts, its clock\'s jumps and the clients cut from it.');
-  if (D.hidden > 0) notes.push('Showing the first ' + D.rows.length + ' clients; ' + D.hidden + ' more are not drawn.');
+                            'the permits it voted for, its downtime and restarts, its clock against true time (skew, drift, jumps) and the clients cut from it.');
+  if (D.hidden > 0) notes.push('Showing the first ' + (D.rows.length - D.witness_rows) + ' clients' +
+                              (D.witness_rows ? ' and the ' + D.witness_rows + ' beyond them that a witness names' : '') +
+                              '; ' + D.hidden + ' more are not drawn.');
   if (D.merge_gap_us > 0) notes.push('Holds of one client less than ' + ms(D.merge_gap_us) + ' apart are merged (the history has too many to draw each).');
   document.getElementById('notes').textContent = notes.join(' ');
 })();
@@ -560,6 +598,7 @@ std::string timeline_page(const std::string& variant, const std::string& data) {
 <span class="mlegend"><svg width="22" height="12"><rect width="22" height="12" fill="#eef6ef" stroke="#cfe3d3"/><rect y="2" width="22" height="6" fill="#1f4e9a" fill-opacity="0.8"/></svg>master lane: up, and a permit it voted for</span>
 <span class="mlegend"><svg width="22" height="12"><rect width="22" height="12" fill="#555" fill-opacity="0.45"/><line x1="21" x2="21" y1="0" y2="12" stroke="#000" stroke-width="2.5"/></svg>master down, then restarted</span>
 <span class="mlegend"><svg width="22" height="12"><rect y="5" width="22" height="7" fill="#e8912d" fill-opacity="0.5" stroke="#b4531f" stroke-dasharray="3,2"/></svg>master cut from a client</span>
+<span class="mlegend"><svg width="22" height="12"><polyline points="0,9 22,3" fill="none" stroke="#7b3f9e" stroke-width="1.5" stroke-dasharray="5,2"/></svg>master's clock against true time (up: ahead)</span>
 </div>
 <p class="help">Wheel or <kbd>+</kbd>/<kbd>-</kbd> to zoom,
 drag the rows (or <kbd>&larr;</kbd>/<kbd>&rarr;</kbd>) to pan, drag across the holders lane to zoom to a range.

@@ -77,6 +77,14 @@ long long Distribution::lowest() const {
   return std::numeric_limits<long long>::min();
 }
 
+std::optional<long long> Distribution::highest() const {
+  switch (kind_) {
+    case Kind::fixed: return a_;
+    case Kind::uniform: return b_;
+    default: return std::nullopt;
+  }
+}
+
 long long Distribution::sample(Rng& rng) const {
   switch (kind_) {
     case Kind::fixed: return a_;

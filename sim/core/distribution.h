@@ -32,6 +32,8 @@ class Distribution {
   bool negative() const { return a_ < 0; }
   // The smallest draw possible: a normal has no bound (the lowest long long).
   long long lowest() const;
+  // The largest draw possible; nullopt for a normal or an exponential, which have no bound.
+  std::optional<long long> highest() const;
   // The one value a fixed distribution draws; nullopt for the others.
   std::optional<long long> fixed_value() const {
     return kind_ == Kind::fixed ? std::optional<long long>(a_) : std::nullopt;

@@ -1,6 +1,7 @@
 #include "sim/core/simulation.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <set>
@@ -37,6 +38,25 @@ std::string run_detail(const RunOptions& o, int quorum) {
   if (o.masters > 1) detail += " masters=" + std::to_string(o.masters);
   if (o.masters > 1 && quorum > 0) detail += " quorum=" + std::to_string(quorum);
   return detail;
+}
+
+std::string master_clocks_detail(const RunOptions& o, const RunInputs& inputs) {
+  if (o.masters < 2) return {};
+  std::string skews, drifts;
+  bool any = false;
+  for (int m = 1; m <= o.masters; ++m) {
+    const MasterSpec spec = inputs.master(m);
+    const Micros skew = spec.skew.value_or(o.server_skew);
+    const double drift = spec.drift_ppm.value_or(o.server_drift_ppm);
+    any = any || skew.count() != 0 || drift != 0;
+    char text[32];  // at most 1e6 either way (run_options_io.cpp): no exponent
+    std::snprintf(text, sizeof text, "%.3f", drift);
+    std::string ppm = text;
+    while (ppm.find('.') != std::string::npos && (ppm.back() == '0' || ppm.back() == '.')) ppm.pop_back();
+    skews += (m > 1 ? "," : "") + std::to_string(skew.count());
+    drifts += (m > 1 ? "," : "") + (ppm == "-0" ? std::string("0") : ppm);
+  }
+  return any ? " master_skew_us=" + skews + " master_drift_ppm=" + drifts : std::string();
 }
 
 
@@ -321,7 +341,8 @@ void Simulation::State::prepare() {
   if (!task.done()) throw SetupError("the variant's preparation did not finish");
   task.result();  // throws SetupError
   recorder.record(0, Micros(0), Op::run, Phase::info, {},
-                  run_detail(o, semaphore.quorum(o.masters)) + (prefix_in_run_row ? " prefix=" + key_prefix : std::string()));
+                  run_detail(o, semaphore.quorum(o.masters)) + master_clocks_detail(o, inputs) +
+                      (prefix_in_run_row ? " prefix=" + key_prefix : std::string()));
 }
 
 LinkModel link_model(const RunOptions& o, const RunInputs& inputs, int client, int master) {

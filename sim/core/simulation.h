@@ -128,5 +128,9 @@ void execute_deliveries(std::vector<Delivery> batch, Connection& link, Micros ti
 // The detail of the history's first row: the run's parameters as key=value pairs; with several
 // masters also `masters=N` and the variant's `quorum=Q` (given: 0 leaves it out).
 std::string run_detail(const RunOptions& options, int quorum = 0);
+// With several masters whose clocks are not all true time: " master_skew_us=S1,S2,...
+// master_drift_ppm=D1,D2,..." (one value per master, masters.csv's or else --server-skew and
+// --server-drift), which the timeline draws on each master's lane; "" otherwise.
+std::string master_clocks_detail(const RunOptions& options, const RunInputs& inputs);
 
 }  // namespace semsim

@@ -41,16 +41,15 @@ fs::path shipped_conformance_dir() {
 fs::path docs_dir() {
   std::error_code ec;
   const fs::path installed = executable_dir().parent_path() / "share" / "doc" / "semsim";
-  return fs::is_directory(installed, ec) ? installed : fs::path("/usr/share/doc/semsim");
+  if (fs::is_directory(installed, ec)) return installed;
+  // A build folder in the source tree (build/semsim): the tree's own README.md and docs/.
+  const fs::path source = executable_dir().parent_path();
+  if (fs::is_regular_file(source / "README.md", ec) && fs::is_regular_file(source / "reports" / "DEFINITIONS.md", ec))
+    return source;
+  return "/usr/share/doc/semsim";
 }
 
-fs::path doc_path(const std::string& relative) {
-  std::error_code ec;
-  const fs::path installed = docs_dir() / relative;
-  if (fs::exists(installed, ec)) return installed;
-  const fs::path source = executable_dir().parent_path() / relative;
-  return fs::exists(source, ec) ? source : installed;
-}
+fs::path doc_path(const std::string& relative) { return docs_dir() / relative; }
 
 std::string resolve_scenario_path(const std::string& argument) {
   std::error_code ec;

@@ -24,14 +24,14 @@ std::string shipped_scenarios_help();
 std::filesystem::path shipped_conformance_dir();
 
 // Where the user documentation is (README.md, docs/, reports/DEFINITIONS.md, scenarios/README.md):
-// PREFIX/share/doc/semsim beside an installed semsim, else where the Debian package puts it,
-// /usr/share/doc/semsim. Never the build folder: `--help` prints it, and the man page is made
-// from `--help` in the build folder.
+// PREFIX/share/doc/semsim beside an installed semsim; the source tree of a build folder inside it
+// (build/semsim -> the tree's README.md); else where the Debian package puts it, /usr/share/doc/semsim.
+// `--help` prints it. The man page, made from `--help` at build time, is made from a copy of semsim
+// outside both (cmake/install.cmake), so that it names the Debian package's paths.
 std::filesystem::path docs_dir();
 
-// One document (a path relative to the docs folder, e.g. "reports/DEFINITIONS.md") where this
-// semsim can read it now: installed, else in the source tree of a build folder (build/semsim ->
-// reports/DEFINITIONS.md beside build/), else under docs_dir(). For links in report pages.
+// One document (a path relative to the docs folder, e.g. "reports/DEFINITIONS.md") under docs_dir().
+// For links in report pages.
 std::filesystem::path doc_path(const std::string& relative);
 
 // A scenario argument as given when it names an existing file; otherwise, when it is a bare file

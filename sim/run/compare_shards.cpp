@@ -160,7 +160,7 @@ Manifest compare_manifest(const CompareShardInfo& info) {
   return m;
 }
 
-CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, std::ostream& warn) {
+CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, std::ostream& warn, const PromiseJudge& judge) {
   const Manifest& any = set.first().manifest;
   const std::string parameter = parameter_of(any);
   CompareMerge merge;
@@ -212,8 +212,9 @@ CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, s
   for (const std::string& line : any.all("report", "common")) common += line + "\n";
   const int seeds = number<int>(any.get("options", "seeds"), any.file() + ": options.seeds");
   const std::string caption = sweep_caption(common, parameter, seeds);
+  const std::vector<VariantPromise> promises = judge ? judge(verdicts, out) : std::vector<VariantPromise>{};
   const bool charts = any.get("report", "charts") == "yes" &&
-                      draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, out, warn, caption);
+                      draw_comparison_charts(stats, in_ms ? parameter + " (ms)" : parameter, out, warn, caption, promises);
   std::string command = any.get("report", "command") + " --out " + shell_word(out);
   if (!merge.partial.empty()) command += "\n# " + merge.partial;
   SweepReport report{parameter,
@@ -231,6 +232,7 @@ CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, s
                            doc_path("reports/DEFINITIONS.md").string()};
   report.partial = merge.partial;
   report.meaning = sweep_meaning(parameter);
+  report.promises = promises;
   write_sweep_report(out, report);
   merge.report = (fs::path(out) / "report.html").string();
   return merge;

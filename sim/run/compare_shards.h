@@ -9,10 +9,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "reports/outputs/sweep_report.h"
 #include "sim/run/shard_manifest.h"
 
 namespace semsim {
@@ -59,6 +61,10 @@ struct CompareMerge {
 // only inside `out` (contained_paths.h); everything read is checked before anything is written.
 // Throws std::invalid_argument naming a shard whose files do not fit its manifest, the manifest's
 // field that names a path outside its folder, or the symbolic link refused.
-CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, std::ostream& warn);
+// `judge` (if any) gives each variant's preconditions and the points outside them
+// (sweep_promise.h) from the merged runs, whose folders (relative to `out`) hold each run's run.ini.
+using PromiseJudge = std::function<std::vector<VariantPromise>(const std::vector<RunVerdict>& runs, const std::string& out)>;
+CompareMerge merge_compare_shards(const ShardSet& set, const std::string& out, std::ostream& warn,
+                                  const PromiseJudge& judge = {});
 
 }  // namespace semsim

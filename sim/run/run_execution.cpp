@@ -239,9 +239,11 @@ RunOutput run(const RunOptions& options, std::optional<RunInputs> given, RedisSe
 
   std::unique_ptr<HistoryWriter> history;
   Checker checker;
-  // timeline.html is drawn from the events as they come, like the checks (no second read of history.csv).
+  // timeline.html is drawn from the events as they come, like the checks (no second read of history.csv
+  // but for the witnesses beyond its bound of clients, below).
   std::optional<TimelineBuilder> timeline;
-  if (files.history && files.summary) timeline.emplace();
+  // Witness rows beyond its bound of clients are read back from history.csv, which it names.
+  if (files.history && files.summary) timeline.emplace(kTimelineMaxClients, (fs::path(options.out) / "history.csv").string());
   // In a log (no terminal), a line every 15 s of wall time; on a terminal the run's Progress line.
   std::optional<LogProgress> log_progress;
   const Stopwatch run_watch;

@@ -361,7 +361,8 @@ bool meets(const GenCase& c, const GenSettings& s, std::string* why) {
   return true;
 }
 
-std::vector<std::string> broken_preconditions(const GenCase& c, const Preconditions& pre, std::int64_t lock_timeout_us) {
+std::vector<std::string> broken_preconditions(const GenCase& c, const Preconditions& pre, std::int64_t lock_timeout_us,
+                                              std::int64_t master_timeout_us, double drift_factor) {
   std::vector<std::string> broken;
   // One condition at a time, so that each one broken is named, not only the first.
   for (bool Preconditions::*flag : {&Preconditions::no_delay, &Preconditions::bounded_delay, &Preconditions::clock_spread,
@@ -373,6 +374,8 @@ std::vector<std::string> broken_preconditions(const GenCase& c, const Preconditi
     alone.pre.*flag = true;
     alone.lock_timeout_us = lock_timeout_us;
     alone.masters = c.masters;
+    alone.master_timeout_us = master_timeout_us;
+    alone.drift_factor = drift_factor;
     std::string why;
     if (!meets(c, alone, &why) && std::find(broken.begin(), broken.end(), why) == broken.end()) broken.push_back(why);
   }

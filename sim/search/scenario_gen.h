@@ -124,7 +124,9 @@ bool meets(const GenCase& c, const GenSettings& settings, std::string* why = nul
 // Which of `pre`'s conditions the case breaks, each said as meets() says it ("network delay",
 // "clock spread >= timeout", ...), and the faults of Redis itself it holds (outside every
 // promise); empty when it keeps them all. For a counterexample found with --no-preconditions.
-std::vector<std::string> broken_preconditions(const GenCase& c, const Preconditions& pre, std::int64_t lock_timeout_us);
+// Redlock's validity is judged with `master_timeout_us` and `drift_factor` (the run's; GenSettings' defaults).
+std::vector<std::string> broken_preconditions(const GenCase& c, const Preconditions& pre, std::int64_t lock_timeout_us,
+                                              std::int64_t master_timeout_us = 50'000, double drift_factor = 0.01);
 
 // One line on the case against `variant`'s preconditions: "kept (TEXT): the source articles promise
 // safety for this case", "broken: network delay; ... (outside the source articles' promise: TEXT)",

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""timeline.html of a run over several masters, and of 1,000 clients, as a reader sees them:
+"""timeline.html of a run over several masters, and of 1,000 and 2,600 clients, as a reader sees them:
 
-  check_masters_and_scale.py REDLOCK_TIMELINE THOUSAND_TIMELINE WITNESS_CLIENTS
+  check_masters_and_scale.py REDLOCK_TIMELINE THOUSAND_TIMELINE WITNESS_CLIENTS \
+      CLOCKS_TIMELINE BEYOND_TIMELINE BEYOND_WITNESS_CLIENTS
 
 REDLOCK_TIMELINE (scenarios/redlock-clock-jump.ini, redlock): a lane per master named "master 1" to
 "master 5"; on them the votes of each grant (client 1 on masters 1, 2, 3; client 2 on 3, 4, 5),
@@ -10,6 +11,11 @@ THOUSAND_TIMELINE: every client of the run has its row, each of WITNESS_CLIENTS 
 the first over-admission's witness) among them and drawn, outlined, once scrolled into sight with
 the first episode shown; "next" reaches every episode (as many as the run counted); a redraw of
 the whole run, zoomed, and scrolled, under 200 ms (the best of 5).
+CLOCKS_TIMELINE (redlock over 3 masters, master 2 5 ms ahead at 200 ppm, master 3 8 ms behind): each
+master's clock drawn on its lane, said in words with its skew and drift; master 1's (true time) not.
+BEYOND_TIMELINE (2,600 clients): rows for the first 2,000 clients and for each client of
+BEYOND_WITNESS_CLIENTS beyond them, each witness drawn as such once in sight, the page saying so;
+every episode reachable, a redraw under 200 ms.
 """
 import os
 import sys
@@ -46,16 +52,42 @@ def check_masters(browser, path):
     browser.errors.clear()
 
 
-def check_thousand(browser, path, witness):
+def check_masters_clocks(browser, path):
     page = browser.new_page(1280, 800)
     page.goto('file://' + path)
-    check(not browser.errors, '1,000 clients: no console errors %s' % browser.errors[:3])
+    check(not browser.errors, 'clocks: no console errors %s' % browser.errors[:3])
+    lines = page.evaluate("[...document.querySelectorAll('#bars polyline title')].map(t => t.textContent)")
+    check(any(t.startswith("master 2's clock against true time: +5.000 ms at the start, drifting +200 ppm;") for t in lines),
+          "clocks: master 2's clock (+5 ms, +200 ppm) drawn on its lane: %s" % lines)
+    check(any(t.startswith("master 3's clock against true time: \u22128.000 ms at the start, no drift;") for t in lines),
+          "clocks: master 3's clock (-8 ms) drawn on its lane")
+    check(not any(t.startswith("master 1's clock") for t in lines), 'clocks: master 1, on true time, has no clock line')
+    words = page.evaluate("[...document.querySelectorAll('#bars text')].map(t => t.textContent)")
+    check('clock +5.000 ms, +200 ppm' in words and 'clock \u22128.000 ms' in words,
+          'clocks: the skews and the drift said on the lanes: %s' % [w for w in words if w.startswith('clock')])
+    browser.errors.clear()
+
+
+def check_thousand(browser, path, witness, clients=1000, drawn=1000):
+    name = '{:,} clients'.format(clients)
+    page = browser.new_page(1280, 800)
+    page.goto('file://' + path)
+    check(not browser.errors, '%s: no console errors %s' % (name, browser.errors[:3]))
     labelled = set(page.evaluate("[...document.querySelectorAll('#labels text')].map(t => t.textContent)"
                                  ".filter(t => /^client \\d+$/.test(t)).map(t => +t.slice(7))"))
-    check(len(labelled) == 1000 and page.evaluate('D.hidden') == 0, '1,000 clients: each has its row (%d)' % len(labelled))
+    beyond = page.evaluate('D.witness_rows')
+    hidden = page.evaluate('D.hidden')
+    check(len(labelled) == drawn + beyond and (hidden == 0) == (clients == drawn),
+          '%s: the first %d have their row, and %d beyond them (%d rows, %d left out)' % (name, drawn, beyond, len(labelled), hidden))
     missing = [c for c in witness if c not in labelled]
-    check(not missing, '1,000 clients: the %d clients of the first witness are on the page%s' % (
-        len(witness), '' if not missing else ', not %s' % missing[:5]))
+    check(not missing, '%s: the %d clients of the first witness are on the page%s' % (
+        name, len(witness), '' if not missing else ', not %s' % missing[:5]))
+    if clients > drawn:
+        first = set(page.evaluate('D.rows.map(r => r.id)')[:drawn])
+        past = [c for c in witness if c not in first]
+        check(len(past) > 0 and beyond > 0, '%s: the witness reaches past the first %d rows (%d of its clients)' % (name, drawn, len(past)))
+        check('that a witness names' in page.evaluate("document.getElementById('notes').textContent"),
+              '%s: the page says its rows beyond the first %d are a witness\'s' % (name, drawn))
     # Show the first episode, then bring each witness's row into sight: its hold is drawn, outlined.
     page.click(*page.evaluate("(() => { const r = document.getElementById('first').getBoundingClientRect();"
                               " return [r.left + r.width / 2, r.top + r.height / 2]; })()"))
@@ -70,7 +102,7 @@ def check_thousand(browser, path, witness):
         })()""" % (c, c))
         if not drawn:
             undrawn.append(c)
-    check(not undrawn, '1,000 clients: each witness hold is drawn as such once its row is in sight%s' % (
+    check(not undrawn, '%s: each witness hold is drawn as such once its row is in sight%s' % (name,
         '' if not undrawn else ', not for %s' % undrawn[:5]))
     page.evaluate('window.scrollTo(0, 0)')
     # Every episode reachable with "next", in order, each in the view it jumps to.
@@ -89,7 +121,7 @@ def check_thousand(browser, path, witness):
       return [n, inView, EP.length, D.episode_count];
     })()""")
     check(reach[0] == reach[2] == reach[3] and reach[1] == reach[2],
-          '1,000 clients: "next" reaches every episode, each in its view: %d of %d (%d counted)' % (reach[0], reach[2], reach[3]))
+          '%s: "next" reaches every episode, each in its view: %d of %d (%d counted)' % (name, reach[0], reach[2], reach[3]))
     best = page.evaluate("""(() => {
       const time = f => { const t0 = performance.now(); f(); render(); document.body.getBoundingClientRect(); return performance.now() - t0; };
       let best = [1e9, 1e9, 1e9];
@@ -102,18 +134,20 @@ def check_thousand(browser, path, witness):
       }
       return best.map(Math.round);
     })()""")
-    check(max(best) < 200, '1,000 clients: a redraw under 200 ms (best of 5: whole run %d ms, zoomed %d ms, scrolled %d ms)' % tuple(best))
-    check(not browser.errors, '1,000 clients: no console errors after it all %s' % browser.errors[:3])
+    check(max(best) < 200, '%s: a redraw under 200 ms (best of 5: whole run %d ms, zoomed %d ms, scrolled %d ms)' % ((name,) + tuple(best)))
+    check(not browser.errors, '%s: no console errors after it all %s' % (name, browser.errors[:3]))
 
 
 def main():
-    redlock, thousand, witness = sys.argv[1:4]
+    redlock, thousand, witness, clocks, beyond, beyond_witness = sys.argv[1:7]
     if not find_chromium():
         print('chromium not installed (./bootstrap test installs it): skipped')
         return 77
     with Browser() as browser:
         check_masters(browser, os.path.abspath(redlock))
         check_thousand(browser, os.path.abspath(thousand), [int(c) for c in witness.split(',')])
+        check_masters_clocks(browser, os.path.abspath(clocks))
+        check_thousand(browser, os.path.abspath(beyond), [int(c) for c in beyond_witness.split(',')], clients=2600, drawn=2000)
     return verdict()
 
 

@@ -328,3 +328,33 @@ TEST(Charts, MissingGnuplotIsOneWarningLineNotAnError) {
 
 }  // namespace
 }  // namespace semsim
+
+namespace semsim {
+namespace {
+
+// A point outside its variant's preconditions is ringed on every comparison chart, the ring named
+// once in the key, and its data file says which points they are (a last column, `outside`).
+TEST(Charts, PointsOutsideTheirPreconditionsAreRinged) {
+  SmallRun r = small_run("promises");
+  if (!have_gnuplot(r.dir)) GTEST_SKIP() << "gnuplot not installed";
+  std::ostringstream warn;
+  const std::vector<VariantPromise> promises = {{"basic", true, "lease", {{20.0, "hold 50ms >= lease 50ms"}}},
+                                                {"fair", true, "spread", {{10.0, "x"}, {20.0, "y"}}}};
+  EXPECT_TRUE(draw_comparison_charts(small_sweep(r.summary, 3), "skew (ms)", r.dir, warn, "", promises)) << warn.str();
+  const std::string gp = slurp(r.dir + "/compare_over_admission.gp");
+  EXPECT_NE(gp.find("'compare_0.dat' using ($2+"), std::string::npos);
+  EXPECT_NE(gp.find("with points pt 6 ps 2.6 lw 1.5 lc rgb '#000000' title 'outside its preconditions'"),
+            std::string::npos);
+  EXPECT_NE(gp.find("with points pt 6 ps 2.6 lw 1.5 lc rgb '#000000' notitle"), std::string::npos);  // fair's rings, unnamed
+  const std::string basic = slurp(r.dir + "/compare_0.dat");
+  EXPECT_NE(basic.find(" outside\n"), std::string::npos);
+  std::istringstream rows(basic);
+  std::vector<std::string> last;
+  for (std::string line; std::getline(rows, line);)
+    if (!line.starts_with("#")) last.push_back(line.substr(line.rfind(' ') + 1));
+  EXPECT_EQ(last, (std::vector<std::string>{"0", "0", "1"}));
+  EXPECT_NE(slurp(r.dir + "/compare_over_admission.svg").find("<title>outside its preconditions</title>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace semsim

@@ -285,3 +285,46 @@ TEST(SweepReport, ChartTextFromTheDataIsEscapedByGnuplot) {
 
 }  // namespace
 }  // namespace semsim
+
+namespace semsim {
+namespace {
+
+// fair over-admits at 5 ms only, where its clocks' spread breaks its promise; lua is outside its
+// own there too; basic promises nothing. The verdict table says so per variant, a section lists
+// each point with why, and every cell of such a point carries a dagger whose hover text is why.
+TEST(SweepReport, MarksThePointsOutsideAVariantsPreconditionsWithTheReason) {
+  Page p = sweep("report_promises", "fair");
+  p.report.promises = {{"fair", true, "no network delay and no pauses; clock spread + hold < timeout",
+                        {{5.0, "clock spread 10ms >= timeout 10ms"}}},
+                       {"lua", true, "hold (or refresh period) + pauses + round trip < timeout", {{5.0, "hold 50ms >= lease <5ms>"}}}};
+  const std::string html = p.html();
+  EXPECT_EQ(verdict_row(html, "fair"),
+            (std::vector<std::string>{"fair", "unsafe", "2 of 4 runseach outside its preconditions", "+3 at 5 ms (its timeline)",
+                                      "5 ms (2 of 2 runs there)", "no stall",
+                                      "outside at 5 ms (why; no network delay and no pauses; clock spread + hold &lt; timeout)"}));
+  EXPECT_EQ(verdict_row(html, "lua").back(), "outside at 5 ms (why; hold (or refresh period) + pauses + round trip &lt; timeout)");
+  const std::size_t section = html.find("<h2 id=\"preconditions\">");
+  ASSERT_NE(section, std::string::npos);
+  EXPECT_NE(html.find("<td>5</td><td>clock spread 10ms &gt;= timeout 10ms</td>", section), std::string::npos);
+  EXPECT_NE(html.find("<td>5</td><td>hold 50ms &gt;= lease &lt;5ms&gt;</td>", section), std::string::npos);
+  // Every metric's table: the outside cells (fair and lua at 5 ms), not the others.
+  const std::size_t metric = html.find("<table class=stats>", html.find("<h3 id=\"m-over_admission\">"));
+  ASSERT_NE(metric, std::string::npos);
+  const std::string table = html.substr(metric, html.find("</table>", metric) - metric);
+  const std::string mark = "<a class=outside href=\"#preconditions\" title=\"outside its preconditions: clock spread 10ms &gt;= timeout 10ms\">&dagger;</a>";
+  EXPECT_NE(table.find(mark), std::string::npos);
+  const std::regex outside_cell("<td class=outside>");
+  EXPECT_EQ(std::distance(std::sregex_iterator(table.begin(), table.end(), outside_cell), std::sregex_iterator()), 2);
+  EXPECT_NE(html.find("<a href=\"#preconditions\">points outside their preconditions</a>"), std::string::npos);
+
+  // basic promises nothing: said, and no point of it marked; nothing judged: no column at all.
+  Page q = sweep("report_promises_none");
+  q.report.promises = {{"basic", false, "none (not safe: the seeds' naive semaphore)", {}}};
+  const std::string none = q.html();
+  EXPECT_EQ(verdict_row(none, "basic").back(), "none (not safe: the seeds' naive semaphore)");
+  EXPECT_EQ(none.find("id=\"preconditions\""), std::string::npos);
+  EXPECT_EQ(verdict_row(sweep("report_promises_unjudged").html(), "basic").size(), 6u);
+}
+
+}  // namespace
+}  // namespace semsim

@@ -165,9 +165,12 @@ TEST(Timeline, SaysHowManyClientsWereLeftOut) {
   const Summary s = analyze_history(dir + "/history.csv");
   write_timeline_html(dir + "/history.csv", dir + "/timeline.html", s, /*max_clients=*/5);
   const std::string html = slurp(dir + "/timeline.html");
-  EXPECT_NE(html.find("\"hidden\":7"), std::string::npos);
+  // The first 5, and beyond them only the clients a kept episode's witness names.
+  std::smatch counts;
+  ASSERT_TRUE(std::regex_search(html, counts, std::regex("\"hidden\":(\\d+),\"witness_rows\":(\\d+),")));
+  EXPECT_EQ(std::stoi(counts[1]) + std::stoi(counts[2]), 7);
+  EXPECT_GT(std::stoi(counts[1]), 0);
   EXPECT_NE(html.find("{\"id\":5,"), std::string::npos);
-  EXPECT_EQ(html.find("{\"id\":6,"), std::string::npos);
   EXPECT_NE(html.find("more are not drawn"), std::string::npos);
 }
 
@@ -206,7 +209,7 @@ BothPages pages_of(const std::vector<Event>& events, const std::string& name, in
   const std::string dir = history_dir(events, name);
   const Summary s = analyze_history(dir + "/history.csv");
   write_timeline_html(dir + "/history.csv", dir + "/file.html", s, max_clients, max_bars);
-  TimelineBuilder timeline(max_clients);
+  TimelineBuilder timeline(max_clients, dir + "/history.csv");  // as `semsim run`'s: it names the file it writes
   for (const Event& e : events) timeline.add(e);
   timeline.write(dir + "/streamed.html", s, max_bars);
   return {slurp(dir + "/streamed.html"), slurp(dir + "/file.html")};
@@ -237,8 +240,34 @@ TEST(Timeline, AStreamedRunDrawsThePageOfItsHistoryFile) {
   generate_history(o, [&](const Event& e) { synthetic.push_back(e); });
   const BothPages capped = pages_of(synthetic, "timeline_stream_capped", /*max_clients=*/7, /*max_bars=*/20);
   EXPECT_EQ(capped.streamed, capped.from_file);
-  EXPECT_NE(capped.streamed.find("\"hidden\":293"), std::string::npos);
+  // 7 rows, and beyond them the clients of the kept episodes' witnesses: the rest left out.
+  std::smatch counts;
+  ASSERT_TRUE(std::regex_search(capped.streamed, counts, std::regex("\"hidden\":(\\d+),\"witness_rows\":(\\d+),")));
+  EXPECT_GT(std::stoi(counts[2]), 0);
+  EXPECT_EQ(std::stoi(counts[1]) + std::stoi(counts[2]), 293);
   EXPECT_EQ(capped.streamed.find("\"merge_gap_us\":0,"), std::string::npos);
+}
+
+// Limit 1, rows for 3 clients: clients 1-4 hold one after the other, then 5 and 6 at once (the
+// witness of the one over-admission). Their rows are on the page beyond the first 3, their holds
+// outlined as the witness; client 4 alone is left out. The page a run streams has them too.
+TEST(Timeline, EveryWitnessClientHasARowBeyondTheFirstClients) {
+  HistoryBuilder h(/*limit=*/1, /*clients=*/6, /*timeout_ms=*/1000);
+  for (int id = 1; id <= 4; ++id) h.hold(id, 10.0 * id, 10.0 * id + 1, 10.0 * id + 5, "p" + std::to_string(id));
+  h.hold(5, 100, 101, 200, "p5").hold(6, 110, 111, 150, "p6").hold(4, 300, 301, 305, "q4");
+  h.end(400);
+  const std::vector<Event> events = h.sorted();
+  const BothPages pages = pages_of(events, "timeline_witness_rows", /*max_clients=*/3);
+  EXPECT_EQ(pages.streamed, pages.from_file);
+  std::vector<std::string> ids;
+  const std::regex row("\\{\"id\":(\\d+),");
+  for (auto it = std::sregex_iterator(pages.streamed.begin(), pages.streamed.end(), row); it != std::sregex_iterator(); ++it)
+    ids.push_back((*it)[1]);
+  EXPECT_EQ(ids, (std::vector<std::string>{"1", "2", "3", "5", "6"}));
+  EXPECT_NE(pages.streamed.find("{\"id\":5,\"offset_ms\":0.000,\"holds\":[101000,200000,1100000,2,1]"), std::string::npos);
+  EXPECT_NE(pages.streamed.find("{\"id\":6,\"offset_ms\":0.000,\"holds\":[111000,150000,1110000,2,1]"), std::string::npos);
+  EXPECT_NE(pages.streamed.find("\"hidden\":1,\"witness_rows\":2,"), std::string::npos);
+  EXPECT_NE(pages.streamed.find("beyond them that a witness names"), std::string::npos);
 }
 
 TEST(Timeline, KeepsRowsOnlyForTheLowestClientsThatAcquire) {
@@ -379,6 +408,31 @@ TEST(Timeline, AThousandClientsAreEachOnThePage) {
   const std::string html = slurp(dir + "/timeline.html");
   EXPECT_NE(html.find("\"hidden\":0"), std::string::npos);
   EXPECT_NE(html.find("{\"id\":1000,"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace semsim
+
+namespace semsim {
+namespace {
+
+// The run row's masters' clocks reach the page, one [skew_us, drift_ppm] per master; a value that
+// is not a number reads as 0, a history without them (before issue 45) has none, as before.
+TEST(Timeline, TheMastersClocksOfTheRunRowReachThePage) {
+  const auto page = [](const std::string& skews, const std::string& drifts, const std::string& name) {
+    HistoryBuilder h(1, 2, 1000);
+    KeyValues kv = KeyValues::parse(h.events.front().detail);
+    kv.set("masters", 3).set("quorum", 2);
+    if (!skews.empty()) kv.set("master_skew_us", skews).set("master_drift_ppm", drifts);
+    h.events.front() = run_start_event(0, 0, kv);
+    h.hold(1, 0, 1, 5, "a").end(10);
+    return page_of(h.sorted(), name);
+  };
+  EXPECT_NE(page("0,5000,-8000", "0,200,-0.5", "timeline_master_clocks").find("\"master_clocks\":[[0,0.000],[5000,200.000],[-8000,-0.500]]"),
+            std::string::npos);
+  EXPECT_NE(page("7,x", "1e99", "timeline_master_clocks_bad").find("\"master_clocks\":[[7,1000000.000],[0,0.000],[0,0.000]]"),
+            std::string::npos);
+  EXPECT_NE(page("", "", "timeline_master_clocks_none").find("\"master_clocks\":[],"), std::string::npos);
 }
 
 }  // namespace
