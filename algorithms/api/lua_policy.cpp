@@ -135,6 +135,10 @@ class Reader {
       const std::string& n = t_[i].text;
       if (kForbidden.count(n)) refuse(i, "uses " + n + ", which reaches the environment or compiles code");
       if (n == "KEYS") check_keys_use(i);
+      // The builtins the rule trusts (ipairs binds a KEYS word, tonumber/tostring give one word)
+      // only called, never redefined (`local ipairs = ...`, `local function tonumber(t)`).
+      if ((n == "ipairs" || n == "tonumber" || n == "tostring") && (!is(i + 1, "(") || (i > 0 && is_name(i - 1, "function"))))
+        refuse(i, "uses " + n + " otherwise than calling it: the rule trusts it as Lua defines it");
       if (n == "redis" || n == "server") i = check_redis_use(i);
     }
   }

@@ -56,6 +56,10 @@ TEST(LuaPolicy, EveryWayOutOfTheRunsKeysOrIntoAnAdminCommandIsRefusedNamingTheLi
       {"return redis.call('EVAL', 'return 1', 0)", "calls EVAL, a script from a script"},
       {"return redis.call('get', KEYS[1]", "an unclosed bracket"},
       {"return 'unfinished", "line 1: an unfinished string"},
+      {"local ipairs = function(t) return next, {'app:z'} end\nfor i, k in ipairs(KEYS) do redis.call('DEL', k) end",
+       "line 1: uses ipairs otherwise than calling it"},
+      {"local function tonumber(t) return 'app:z', 'x' end\nreturn redis.call('MSET', KEYS[1], tonumber(1))",
+       "line 1: uses tonumber otherwise than calling it"},
   };
   for (const auto& [script, why] : cases) {
     const std::string refused = refused_script(script);
