@@ -1,6 +1,7 @@
 // A counting semaphore variant: acquire, release, refresh, as the seeds define them.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -31,6 +32,13 @@ struct Grant {
   long long fencing_token = 0;  // 0 where the variant gives none
 };
 
+// One try of an acquire that --retries may repeat (the simulator's workload).
+struct AcquireTry {
+  std::uint64_t chain = 0;  // the same for every try of one acquire, another for every acquire
+  int retry = 0;            // tries of this acquire before this one
+  bool last = true;         // no further try follows if this one is refused
+};
+
 class Semaphore {
  public:
   virtual ~Semaphore() = default;
@@ -42,6 +50,17 @@ class Semaphore {
   }
   // A grant, or nullopt when refused.
   virtual Task<std::optional<Grant>> acquire(Client& client) = 0;
+  // One try of an acquire (AcquireTry). A variant whose library keeps state from one of its own
+  // retries to the next (npm redlock 5: one value, the votes kept until the last try) overrides
+  // this; the others try afresh.
+  virtual Task<std::optional<Grant>> acquire_try(Client& client, AcquireTry attempt) {
+    (void)attempt;
+    return acquire(client);
+  }
+  // With several masters: how long the variant waits for one master's answer, given the run's
+  // --master-timeout; nullopt: for ever (a library with no timeout of its own, whose request a
+  // partition holds until it heals, as TCP does).
+  virtual std::optional<Micros> master_timeout(Micros run_timeout) const { return run_timeout; }
   // True if the permit was still there to release.
   virtual Task<bool> release(Client& client, std::string identifier) = 0;
   // True if the permit is still held (and now extended); false if it was lost (and cleaned up).

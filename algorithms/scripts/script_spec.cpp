@@ -447,7 +447,7 @@ constexpr OpKeys kOps[] = {
 // Over several masters (docs/script-variants.md, "Several masters").
 constexpr const char* kMastersKeys[] = {"masters",            "masters.quorum",             "masters.validity",
                                         "masters.drift_factor", "masters.wait", "masters.release_on_refusal",
-                                        "masters.refresh_lost"};
+                                        "masters.refresh_lost", "masters.timeout"};
 
 // `clock = client|server|ttl` (default server): which clock the script's times rest on.
 ClockBasis script_clock(const std::optional<std::string>& value, const IniLines& ini) {
@@ -624,7 +624,18 @@ class IniReader {
       m.drift_factor = v;
     }
     m.wait_quorum = choice("masters.wait", "quorum", "all", false);
-    m.release_on_refusal = choice("masters.release_on_refusal", "yes", "no", true);
+    if (auto r = get("masters.release_on_refusal")) {
+      if (*r != "yes" && *r != "no" && *r != "last")
+        throw ini_.error("masters.release_on_refusal", "'" + *r + "' is not yes, no or last");
+      m.release_on_refusal = *r == "yes" ? Masters::Release::yes : *r == "no" ? Masters::Release::no : Masters::Release::last;
+    }
+    if (auto t = get("masters.timeout"); t && *t != "run") {
+      if (*t == "none") m.wait_forever = true;
+      else if (auto d = parse_step(*t)) m.timeout = d;
+      else
+        throw ini_.error("masters.timeout", "'" + *t + "' is not run (the run's --master-timeout), none (the library "
+                                            "waits for every answer) or a positive whole number with a unit (us, ms, s, m)");
+    }
     m.refresh_reacquire = choice("masters.refresh_lost", "acquire", "none", false);
     if (m.refresh_reacquire && !spec.refresh)
       throw ini_.error("masters.refresh_lost", "acquire, but there is no refresh script");
@@ -673,7 +684,7 @@ class IniReader {
       throw ini_.error(key, "unknown key (known: acquire, release, refresh, setup and their .keys .args .command; "
                             "acquire.granted .refused .token; release.ok .missing; refresh.ok .lost; server_time; "
                             "admission_set; clock; timeout.step; lease_honesty; masters and masters.quorum .validity .drift_factor .wait "
-                            ".release_on_refusal .refresh_lost)");
+                            ".release_on_refusal .refresh_lost .timeout)");
     } catch (const po::invalid_config_file_syntax&) {
       // Not e.what(): Boost's message loops for ever on a line that holds "%invalid_line%".
       throw SetupError(path_ + ":" + std::to_string(ini_.first_invalid_line) + ": not a `key = value` line");

@@ -98,7 +98,15 @@ struct Masters {
   bool validity = false;              // masters.validity = spec: Redlock's validity check
   std::optional<double> drift_factor; // masters.drift_factor; nullopt: the run's --drift-factor
   bool wait_quorum = false;           // masters.wait = quorum: decide once a quorum agrees
-  bool release_on_refusal = true;     // masters.release_on_refusal = yes|no
+  // masters.release_on_refusal: after every refused try (yes), never (no), or only where the last
+  // try that --retries allows is refused (last: the tries share one identifier and keep their
+  // votes, as npm redlock 5's own retries do).
+  enum class Release { yes, no, last } release_on_refusal = Release::yes;
+  // masters.timeout: how long the library waits for one master's answer: the run's
+  // --master-timeout (nullopt), none (wait_forever: a request cut by a partition goes once it
+  // heals, as over TCP), or its own.
+  std::optional<Micros> timeout;
+  bool wait_forever = false;
   bool refresh_reacquire = false;     // masters.refresh_lost = acquire: re-acquire where a kept
                                       // refresh found the permit gone
 };

@@ -8,6 +8,7 @@
 #include "algorithms/scripts/script_variant.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -74,7 +75,7 @@ class ScriptSemaphore : public Semaphore {
 
   Task<std::optional<Grant>> acquire(Client& client) override {
     std::string identifier = client.new_identifier();  // drawn even if unused: same stream as `lua`
-    if (spec_.masters.each) co_return co_await acquire_on_masters(client, std::move(identifier));
+    if (spec_.masters.each) co_return co_await acquire_on_masters(client, std::move(identifier), true);
     Reply reply = co_await call(client, spec_.acquire, identifier);
     if (spec_.acquire.yes.matches(reply)) {
       long long token = 0;
@@ -88,6 +89,32 @@ class ScriptSemaphore : public Semaphore {
     }
     if (spec_.acquire.no.matches(reply)) co_return std::nullopt;
     throw unexpected(spec_.acquire, reply, "granted", "refused");
+  }
+
+  // masters.release_on_refusal = last (npm redlock 5's own retries): every try of one acquire
+  // sends the same identifier, and a refused try keeps the votes it got (the keys stay, and block
+  // the next try where the script refuses a key that exists, its own included); only the last try
+  // that --retries allows releases everywhere when refused.
+  Task<std::optional<Grant>> acquire_try(Client& client, AcquireTry attempt) override {
+    if (!spec_.masters.each || spec_.masters.release_on_refusal != Masters::Release::last)
+      co_return co_await acquire(client);
+    auto [chain, first] = chains_.try_emplace(attempt.chain);
+    if (first) chain->second = client.new_identifier();
+    std::string identifier = chain->second;
+    std::optional<Grant> grant;
+    try {
+      grant = co_await acquire_on_masters(client, std::move(identifier), attempt.last);
+    } catch (...) {
+      chains_.erase(attempt.chain);
+      throw;
+    }
+    if (grant || attempt.last) chains_.erase(attempt.chain);
+    co_return grant;
+  }
+
+  std::optional<Micros> master_timeout(Micros run_timeout) const override {
+    if (spec_.masters.wait_forever) return std::nullopt;
+    return spec_.masters.timeout.value_or(run_timeout);
   }
 
   Task<bool> release(Client& client, std::string identifier) override {
@@ -237,14 +264,17 @@ class ScriptSemaphore : public Semaphore {
     co_await vote(client, spec_.release, identifier, client.now(), false);  // best effort: outcomes unread
   }
 
-  Task<std::optional<Grant>> acquire_on_masters(Client& client, std::string identifier) {
+  // `last_try`: no try follows a refusal of this one (AcquireTry::last).
+  Task<std::optional<Grant>> acquire_on_masters(Client& client, std::string identifier, bool last_try) {
     const Micros start = client.now();
     const Votes v = co_await vote(client, spec_.acquire, identifier, start, spec_.masters.wait_quorum);
     const Micros elapsed = client.now() - start;
     const bool granted = held(v, elapsed);
     client.note(detail(v, elapsed, granted));
     if (granted) co_return Grant{std::move(identifier), 0};
-    if (spec_.masters.release_on_refusal) co_await release_everywhere(client, identifier);
+    using Release = Masters::Release;
+    const Release r = spec_.masters.release_on_refusal;
+    if (r == Release::yes || (r == Release::last && last_try)) co_await release_everywhere(client, identifier);
     co_return std::nullopt;
   }
 
@@ -272,7 +302,8 @@ class ScriptSemaphore : public Semaphore {
       d += " reacquired=" + (list.empty() ? std::string("none") : list);
     }
     client.note(d);
-    if (!kept && spec_.masters.release_on_refusal) co_await release_everywhere(client, identifier);
+    // A refresh is one try: `last` releases as `yes` does.
+    if (!kept && spec_.masters.release_on_refusal != Masters::Release::no) co_await release_everywhere(client, identifier);
     co_return kept;
   }
 
@@ -377,6 +408,7 @@ class ScriptSemaphore : public Semaphore {
   Spec spec_;
   SemaphoreConfig config_;
   std::map<std::string, std::string> replies_;  // identifier -> acquire's granted reply, until released
+  std::map<std::uint64_t, std::string> chains_;  // AcquireTry::chain -> its identifier (release_on_refusal = last)
 };
 
 }  // namespace

@@ -217,7 +217,13 @@ void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
   exchange.id = id;
   Link& link = *links_.at(static_cast<std::size_t>(exchange.master));
   if (master_timeout_) scheduler_.at(sent + *master_timeout_, [this, id] { time_out(id); });
-  if (link.cut_at(sent)) return;  // lost on the way: it waits for its timeout
+  // Cut by a partition: lost on the way, and the client sees its timeout; a client that waits for
+  // ever (no master timeout) is a TCP connection, whose data goes once the partition heals.
+  TrueTime leaves = sent;
+  if (link.cut_at(sent)) {
+    if (master_timeout_) return;
+    leaves = link.cut_until;
+  }
   const auto on_the_wire = [&link, connection = link.connection] { return connection == link.connection; };
   const int master = exchange.master;
   // A transaction travels and runs as one unit; a plain pipeline's commands arrive one by one, so
@@ -228,7 +234,7 @@ void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
   exchange.remaining = n;
   if (n == 1) {
     // Two words: the step fits in std::function's own storage, no allocation an operation.
-    scheduler_.deliver_at(link.network.outbound(sent),
+    scheduler_.deliver_at(link.network.outbound(leaves),
                           Delivery{std::move(exchange.commands), [this, id](Replies r) { answer(id, 0, std::move(r)); },
                                    on_the_wire, master});
     return;
@@ -236,7 +242,7 @@ void SimClient::send(Exchange& exchange, std::coroutine_handle<> h) {
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<Command> one;
     one.push_back(std::move(exchange.commands[i]));
-    scheduler_.deliver_at(link.network.outbound(sent),
+    scheduler_.deliver_at(link.network.outbound(leaves),
                           Delivery{std::move(one), [this, id, i](Replies r) { answer(id, i, std::move(r)); },
                                    on_the_wire, master});
   }
@@ -246,9 +252,13 @@ void SimClient::answer(std::uint64_t id, std::size_t i, Replies replies) {
   Exchange* exchange = waiting_exchange(id);
   if (exchange == nullptr) return;  // its exchange ended (and may be gone)
   Link& link = *links_[static_cast<std::size_t>(exchange->master)];
-  if (link.cut_at(scheduler_.now())) return;  // the answer is lost
+  TrueTime leaves = scheduler_.now();
+  if (link.cut_at(leaves)) {
+    if (master_timeout_) return;  // the answer is lost
+    leaves = link.cut_until;      // TCP: it goes once the partition heals
+  }
   exchange->answers[i] = std::move(replies);
-  const TrueTime back = link.network.inbound(scheduler_.now());
+  const TrueTime back = link.network.inbound(leaves);
   if (--exchange->remaining == 0) scheduler_.at(back, [this, id] { finish(id); });
 }
 

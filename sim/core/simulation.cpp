@@ -391,7 +391,10 @@ void Simulation::State::build_clients() {
   for (auto& client : clients) {
     client->on_failure([this](std::exception_ptr e) { if (!failure) failure = e; });
     client->set_server_clocks(server_clocks);
-    if (o.masters > 1 || partitions) client->set_master_timeout(o.master_timeout);
+    // The variant's own (a library with none waits for ever); the harness's (client 0) the run's.
+    if (o.masters > 1 || partitions)
+      client->set_master_timeout(client->id() == 0 ? std::optional<Micros>(o.master_timeout)
+                                                   : semaphore.master_timeout(o.master_timeout));
   }
   if (o.masters == 1) clients[0]->set_master_timeout(std::nullopt);  // the harness is never partitioned
   for (int c = 1; c <= o.clients; ++c)

@@ -64,12 +64,12 @@ void Workload::connection_lost(const std::string& why) {
   in_flight_.clear();
 }
 
-Task<std::optional<Grant>> Workload::acquire(SimClient& client) {
+Task<std::optional<Grant>> Workload::acquire(SimClient& client, AcquireTry attempt) {
   const std::uint64_t token = invoke(client, Op::acquire, {});
   std::optional<Grant> grant;
   std::string error;
   try {
-    grant = co_await semaphore_.acquire(client);
+    grant = co_await semaphore_.acquire_try(client, attempt);
   } catch (const ReplyError& e) {
     error = std::string("error: ") + e.what();
   } catch (const ConnectionLost& e) {
@@ -276,10 +276,14 @@ Task<void> Workload::loop(SimClient& client) {
 // after --retry-delay, up to --retries times, until the run ends.
 Task<std::optional<Grant>> Workload::acquire_with_retries(SimClient& client) {
   const TrueTime end = end_of_run(options_);
-  std::optional<Grant> grant = co_await acquire(client);
+  // The tries of one acquire, for a variant that keeps state across them (AcquireTry). A try is
+  // the last when --retries allows no further one; a chain the run's end cuts short stays open.
+  const std::uint64_t chain = ++acquire_chains_;
+  const auto attempt = [&](int retry) { return AcquireTry{chain, retry, retry >= options_.retries}; };
+  std::optional<Grant> grant = co_await acquire(client, attempt(0));
   for (int retry = 0; !grant && retry < options_.retries && scheduler_.now() < end; ++retry) {
     co_await client.sleep(at_least_1us(options_.retry_delay.sample_duration(client.rng())));
-    grant = co_await acquire(client);
+    grant = co_await acquire(client, attempt(retry + 1));
   }
   co_return grant;
 }

@@ -47,7 +47,7 @@ class Workload {
 
  private:
   Task<std::set<std::string>> admitted_by_quorum(SimClient& harness);
-  Task<std::optional<Grant>> acquire(SimClient& client);
+  Task<std::optional<Grant>> acquire(SimClient& client, AcquireTry attempt);  // one try
   Task<std::optional<Grant>> acquire_with_retries(SimClient& client);  // --retries, after --retry-delay
   Task<void> hold_then_release(SimClient& client, Grant grant, Micros hold);
   Task<bool> release(SimClient& client, std::string identifier);
@@ -75,6 +75,7 @@ class Workload {
   // By client id: the permits it believes it holds, in grant order (almost always at most one).
   std::vector<std::vector<Grant>> holding_;
   std::vector<int> scripted_acquires_left_;    // by client id
+  std::uint64_t acquire_chains_ = 0;           // acquires begun, their tries' AcquireTry::chain
   std::map<std::uint64_t, InFlight> in_flight_;  // by invoke order
   // Nodes of in_flight_ that ended, kept for the next operations: no allocation an operation.
   std::vector<std::map<std::uint64_t, InFlight>::node_type> spare_;

@@ -97,6 +97,7 @@ struct ClientProxy::Impl {
   // The proxy thread's own state.
   std::list<Conn> conns;
   std::int64_t partition_until = 0, hold_until = 0;
+  ScriptScreen scripts;  // rules.read_scripts: what the driver's scripts may do
 
   std::int64_t gate(const Direction& d) const {
     return d.outbound ? std::max(partition_until, hold_until) : partition_until;
@@ -226,8 +227,10 @@ struct ClientProxy::Impl {
       if (d.outbound) {
         std::vector<WireCommand> commands;
         const bool readable = c.reader.feed(data, commands);
-        for (const WireCommand& command : commands) {
+        for (WireCommand& command : commands) {
           if (const std::string why = refused(command.words); !why.empty()) return refuse(c, why);
+          if (rules.read_scripts)
+            if (const std::string why = scripts.screen(command.words, command.bytes); !why.empty()) return refuse(c, why);
           passed += command.bytes;
         }
         if (!readable) return refuse(c, "a stream that is not Redis's protocol (" + c.reader.error() + ")");

@@ -146,7 +146,9 @@ std::unique_ptr<Proxy> DriverRun::State::make_proxy(DriverClient& c, std::size_t
   const LinkModel link = link_model(o, run.inputs_, c.id, static_cast<int>(m) + 1);
   const std::uint64_t stream = derive_seed(seed(c.id, streams::network), m);
   auto upstream = std::const_pointer_cast<const Upstream>(upstreams[m]);
-  if (!warp) return std::make_unique<ClientProxy>(link, stream, std::move(upstream), ProxyRules{run.setup_.key});
+  if (!warp)
+    return std::make_unique<ClientProxy>(link, stream, std::move(upstream),
+                                         ProxyRules{run.setup_.key, ::getpid(), run.setup_.users_redis});
   auto proxy = std::make_unique<WarpProxy>(link, stream, std::move(upstream), ProxyRules{run.setup_.key},
                                            [this] { return virtual_ns; }, kWarpBaseNs, [this, m] { set_redis_clock(m); });
   c.warp_proxies.push_back(proxy.get());

@@ -44,6 +44,7 @@ struct DriverSetup {
   std::string command;                  // run with sh -c
   std::vector<Endpoint> masters;        // where Redis is (one per master); each client gets a proxy to each
   std::string key;                      // SEMSIM_KEY: the run's key, under its prefix
+  bool users_redis = false;             // the user's own Redis: proxies read scripts' bodies (ProxyRules)
   std::filesystem::path clock_library;  // libsemsim_client_clock.so
   std::filesystem::path log_dir;        // each driver's stderr: client-N.stderr
   // Warp (--mode virtual): each master's clock, which follows the run's virtual time (the embedded

@@ -8,11 +8,15 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
 #include "algorithms/api/command_policy.h"
+#include "algorithms/api/lua_policy.h"
+#include "algorithms/api/resp_command.h"
 #include "sim/drivers/peer_process.h"
 
 namespace semsim {
@@ -102,6 +106,32 @@ std::string refused_command(const std::vector<std::string>& words, const std::st
     if (words[i].find(run_key) == std::string::npos)
       return command_label(words) + " names the key " + quoted(words[i]) + ", which is not this run's (each key must "
              "contain " + run_key + ", SEMSIM_KEY)";
+  return {};
+}
+
+std::string ScriptScreen::screen(std::vector<std::string>& words, std::string& bytes) {
+  if (words.empty()) return {};
+  std::string name = words[0];
+  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  std::string sub = words.size() > 1 ? words[1] : std::string();
+  for (char& ch : sub) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const auto read = [&](const std::string& body) {
+    if (const std::string why = refused_script(body); !why.empty())
+      return command_label(words) + " with a script that semsim does not run on your Redis: " + why;
+    const std::string sha = sha1_hex(body);
+    const auto at = std::lower_bound(read_.begin(), read_.end(), sha);
+    if (at == read_.end() || *at != sha) read_.insert(at, sha);
+    return std::string();
+  };
+  if ((name == "eval" || name == "eval_ro") && words.size() > 1) return read(words[1]);
+  if (name == "script" && sub == "load" && words.size() > 2) return read(words[2]);
+  if (name == "fcall" || name == "fcall_ro")
+    return command_label(words) + " runs a function of the server's, which the run cannot have loaded (FUNCTION is "
+                                  "refused) and semsim cannot read";
+  if ((name == "evalsha" || name == "evalsha_ro") && words.size() > 1 && !std::binary_search(read_.begin(), read_.end(), sub)) {
+    words[1] = "semsim-has-not-read-this-script-noscript";  // 40 characters, not hex: no script's SHA1
+    bytes = resp_command(words);
+  }
   return {};
 }
 

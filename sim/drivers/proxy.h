@@ -42,6 +42,21 @@ class Upstream {
 struct ProxyRules {
   std::string run_key;       // every key a command names must contain it (SEMSIM_KEY)
   pid_t owner = ::getpid();  // connections only from this process and its descendants
+  bool read_scripts = false; // the user's Redis: scripts are read before they run (ScriptScreen)
+};
+
+// On the user's Redis a driver's scripts are read before anything of them is passed on
+// (algorithms/api/lua_policy.h): EVAL's and SCRIPT LOAD's bodies must keep the rule; EVALSHA runs
+// only a script this proxy has read (another is sent as a SHA1 no script has, so Redis answers
+// NOSCRIPT and the library sends the body, as libraries do after a restart); FCALL is refused (a
+// function of the server's, which the run cannot have loaded: FUNCTION is refused).
+class ScriptScreen {
+ public:
+  // Why `words` may not run ("" if they may); `bytes` (the command on the wire) may be rewritten.
+  std::string screen(std::vector<std::string>& words, std::string& bytes);
+
+ private:
+  std::vector<std::string> read_;  // SHA1s of the bodies passed, sorted
 };
 
 struct ProxyStats {

@@ -1,5 +1,6 @@
 #include "sim/redis/embedded_redis.h"
 
+#include "sim/core/fork_for_exec.h"
 #include "sim/core/interrupt.h"
 #include "sim/redis/clock_library/clock_page.h"
 #include "sim/redis/redis_clock.h"
@@ -288,8 +289,9 @@ void EmbeddedRedis::start_process(Server& server, std::vector<std::string> args,
     throw EmbeddedRedisError("cannot open " + log_path + ": " + std::strerror(errno));
   const pid_t parent = ::getpid();
 
-  pid_t child = ::fork();
-  if (child == 0) {
+  // A SIGTERM from stop() (a Ctrl-C right now) that comes before the exec ends the child, rather
+  // than reaching semsim's handler in it and being lost (fork_for_exec.h).
+  pid_t child = fork_for_exec([&] {
     // Dies with semsim even on SIGKILL; the getppid check closes the race where the parent
     // died before prctl. (The signal follows the forking *thread*: create this on the main one.)
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -303,6 +305,8 @@ void EmbeddedRedis::start_process(Server& server, std::vector<std::string> args,
     ::close_range(3, ~0U, 0);  // no inherited sockets of semsim's (its links to Redis)
     // Where the topology runs now, not wherever the forking thread happens to be pinned.
     if (CPU_COUNT(&cpus_) > 0) ::sched_setaffinity(0, sizeof cpus_, &cpus_);
+  });
+  if (child == 0) {
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }

@@ -75,6 +75,7 @@ DriverSetup driver_setup(const std::string& command, RedisSession& redis, const 
   setup.command = command;
   setup.masters = master_endpoints(redis);
   setup.key = prefix + "sem";
+  setup.users_redis = !redis.embedded();
   setup.clock_library = shipped_library("libsemsim_client_clock.so");
   if (setup.clock_library.empty())
     throw SetupError("libsemsim_client_clock.so, which moves drivers' clocks, is not beside semsim (" +

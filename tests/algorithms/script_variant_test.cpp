@@ -849,5 +849,17 @@ TEST_F(LibraryProtocolTest, MastersEachRefusesReplyAndLeaseHonestyAndKeepsSlots)
   EXPECT_TRUE(script_variant_info(slots).multi_master);
 }
 
+// The library's own retries and master timeout: masters.release_on_refusal takes last,
+// masters.timeout run, none or a duration; anything else names the line.
+TEST_F(LibraryProtocolTest, MastersRetriesAndTimeoutValuesAreReadOrRefusedByLine) {
+  for (const char* good : {"masters.release_on_refusal = last\n", "masters.timeout = none\n", "masters.timeout = run\n",
+                           "masters.timeout = 250ms\n"})
+    EXPECT_NO_THROW(make(ini(std::string("acquire = acquire.lua\nrelease = release.lua\nmasters = each\n") + good))) << good;
+  const std::string retry = ini("acquire = acquire.lua\nrelease = release.lua\nmasters = each\nmasters.release_on_refusal = once\n");
+  EXPECT_TRUE(has(setup_error(retry), retry + ":4: masters.release_on_refusal: 'once' is not yes, no or last"));
+  const std::string timeout = ini("acquire = acquire.lua\nrelease = release.lua\nmasters = each\nmasters.timeout = soon\n");
+  EXPECT_TRUE(has(setup_error(timeout), timeout + ":4: masters.timeout: 'soon' is not run"));
+}
+
 }  // namespace
 }  // namespace semsim::test

@@ -277,5 +277,106 @@ TEST(MastersInput, RunIniReplaysTheMastersAndTheLinks) {
   EXPECT_EQ(first, slurp(replayed));
 }
 
+// What a script variant over several masters says of its library's own retries and timeouts
+// (docs/script-variants.md, "Several masters"): npm redlock's Lua (acquire refuses a key that
+// exists, its own included; release deletes where the value is its own), written here.
+class LibraryMastersTest : public MastersTest {
+ protected:
+  static std::string library_ini(const std::string& name, const std::string& masters_keys) {
+    file("lock.lua",
+         "for i, key in ipairs(KEYS) do\n  if redis.call('exists', key) == 1 then return 0 end\nend\n"
+         "for i, key in ipairs(KEYS) do redis.call('set', key, ARGV[1], 'PX', ARGV[2]) end\nreturn #KEYS\n");
+    file("unlock.lua",
+         "local count = 0\nfor i, key in ipairs(KEYS) do\n  if redis.call('get', key) == ARGV[1] then\n"
+         "    redis.pcall('del', key)\n    count = count + 1\n  end\nend\nreturn count\n");
+    return file(name, "clock = ttl\nacquire = lock.lua\nacquire.args = {id} {timeout_ms}\nrelease = unlock.lua\n"
+                      "release.args = {id}\nmasters = each\n" + masters_keys);
+  }
+  // Three clients ask at once and split the votes 2/2/1 (scenarios/conformance/masters-split-votes).
+  static RunOptions split_votes(const std::string& ini, int retries) {
+    RunOptions o;
+    o.variant = "script:" + ini;
+    o.masters = 5;
+    o.clients = 3;
+    o.limit = 1;
+    o.timeout = Micros(2'000'000);
+    o.duration = Micros(4'000'000);
+    o.retries = retries;
+    o.retry_delay = Distribution::parse("uniform:50ms..150ms");
+    const fs::path conformance = fs::path(SEMSIM_SOURCE_DIR) / "scenarios/conformance";
+    o.links_file = (conformance / "masters-split-votes.links.csv").string();
+    o.actions_file = (conformance / "masters-split-votes.actions.csv").string();
+    return o;
+  }
+  static std::int64_t first_grant_us(const std::string& out) {
+    for (const Event& e : rows_of(history(out), Op::acquire))
+      if (e.phase == Phase::ok) return e.true_us;
+    return -1;
+  }
+};
+
+// masters.release_on_refusal = last (npm redlock 5's retries): the tries of one acquire share its
+// value and keep their votes, so three clients that split the votes block each other, and
+// themselves, until the keys expire (the 2 s ttl); `yes` gives the votes back and one is granted
+// within a few tries. Where the last try is refused, the one value releases every try's keys: an
+// acquire at 500 ms, after three tries of each, finds every master free.
+TEST_F(LibraryMastersTest, ReleaseOnlyAfterTheLastRetryKeepsTheVotesAndBlocksItselfUntilTheyExpire) {
+  const std::string give_back = library_ini("give-back.ini", "masters.release_on_refusal = yes\n");
+  const std::string keep = library_ini("keep.ini", "masters.release_on_refusal = last\n");
+  ASSERT_TRUE(run(split_votes(give_back, 20), "give-back").result.completed);
+  const std::int64_t given_back = first_grant_us("give-back");
+  EXPECT_GE(given_back, 0);
+  EXPECT_LT(given_back, 1'000'000);
+  const RunOutput kept = run(split_votes(keep, 20), "keep");
+  ASSERT_TRUE(kept.result.completed) << kept.result.stop_reason;
+  EXPECT_GE(first_grant_us("keep"), 2'000'000) << "a grant before the split votes expired";
+  EXPECT_GE(kept.summary.longest_no_grant_us, 2'000'000);
+  EXPECT_EQ(kept.summary.over_admission, 0);
+
+  RunOptions last = split_votes(keep, 2);
+  last.retry_delay = Distribution::parse("fixed:100ms");
+  last.actions_file = file("split-then-one.csv", "at,client,action,arg,masters\n0ms,1,acquire,300ms,\n"
+                                                 "0ms,2,acquire,300ms,\n0ms,3,acquire,300ms,\n500ms,1,acquire,300ms,\n");
+  ASSERT_TRUE(run(last, "last").result.completed);
+  const auto client1 = rows_of(history("last"), Op::acquire, 1);
+  ASSERT_EQ(client1.size(), 8u);  // three tries, invoke and outcome, then the acquire at 500 ms
+  for (std::size_t i = 1; i < 6; i += 2) EXPECT_EQ(client1[i].phase, Phase::fail) << client1[i].detail;
+  EXPECT_EQ(client1[7].phase, Phase::ok) << "the chain's keys were not all released: " << client1[7].detail;
+  EXPECT_NE(client1[7].detail.find("votes=5/5"), std::string::npos) << client1[7].detail;
+}
+
+// masters.timeout: a library with no timeout of its own (none) waits for the masters a partition
+// cuts it from, and gets them once it heals, as over TCP: client 1 holds on all five, so master
+// 3's restart without persistence leaves it a quorum and client 2 is refused. With the run's
+// 50 ms it held on three and the restart over-admits (docs/redlock.md); with its own 20 ms it gives
+// up on masters 4 and 5 after 20 ms.
+TEST_F(LibraryMastersTest, ALibraryWithoutAMasterTimeoutWaitsOutAPartition) {
+  const std::string actions = file("restart.csv",
+                                   "at,client,action,arg,masters\n0ms,1,partition,100ms,4 5\n0ms,1,acquire,8s,\n"
+                                   "1s,0,redis_restart,,3\n6500ms,2,acquire,1s,\n");
+  const auto client1_grant = [](const std::string& out) { return rows_of(history(out), Op::acquire, 1).at(1); };
+  RunOptions o = redlock(actions);
+  o.variant = "script:" + library_ini("run.ini", "");
+  const RunOutput run_timeout = run(o, "run-timeout");
+  EXPECT_EQ(run_timeout.summary.over_admission, 1);
+  EXPECT_NE(client1_grant("run-timeout").detail.find("granted=1,2,3 no_answer=4,5 elapsed_us=50000"), std::string::npos)
+      << client1_grant("run-timeout").detail;
+
+  o.variant = "script:" + library_ini("none.ini", "masters.timeout = none\n");
+  const RunOutput none = run(o, "none");
+  ASSERT_TRUE(none.result.completed) << none.result.stop_reason;
+  EXPECT_EQ(none.summary.over_admission, 0);
+  const Event waited = client1_grant("none");
+  EXPECT_EQ(waited.phase, Phase::ok);
+  EXPECT_NE(waited.detail.find("votes=5/5"), std::string::npos) << waited.detail;
+  EXPECT_GE(waited.true_us, 100'000) << "answered before the partition healed";
+  EXPECT_EQ(rows_of(history("none"), Op::acquire, 2).at(1).phase, Phase::fail);
+
+  o.variant = "script:" + library_ini("own.ini", "masters.timeout = 20ms\n");
+  run(o, "own");
+  EXPECT_NE(client1_grant("own").detail.find("no_answer=4,5 elapsed_us=20000"), std::string::npos)
+      << client1_grant("own").detail;
+}
+
 }  // namespace
 }  // namespace semsim
