@@ -231,7 +231,8 @@ void DriverRun::State::begin() {
       c.clock->set(us(c.skew) * kNsPerUs, t0, c.drift_ppm);
       c.clock->show(virtual_ns, wall_at(c, virtual_ns));
     }
-    record_server(t0, Op::run, run_detail(o));
+    // The masters' clocks (--masters-file) move in warp alone: the timeline draws them on their lanes.
+    record_server(t0, Op::run, run_detail(o) + master_clocks_detail(o, run.inputs_));
     return;
   }
   t0 = monotonic_ns();

@@ -126,6 +126,21 @@ TEST_F(WarpRunTest, RedisClockFollowsTheVirtualClockAndItsJumps) {
   EXPECT_EQ(summary("over_admission", "nojump"), "0") << output_;
 }
 
+// The masters' clocks of a --masters-file move in warp as in a model run, and the history's first row
+// says them (the timeline draws them on the masters' lanes).
+TEST_F(WarpRunTest, TheMastersClocksReachTheHistorysFirstRow) {
+  const std::string masters = write("masters.csv", "master,skew,drift_ppm\n2,5ms,200\n");
+  ASSERT_EQ(warp(variant() + " --masters 3 --clients 1 --limit 1 --timeout 500ms --duration 500ms --masters-file " + masters),
+            0)
+      << output_;
+  std::ifstream in(dir_ / "out" / "history.csv");
+  std::string header, first;
+  std::getline(in, header);
+  std::getline(in, first);
+  EXPECT_NE(first.find("master_skew_us=0,5000,0"), std::string::npos) << first;
+  EXPECT_NE(first.find("master_drift_ppm=0,200,0"), std::string::npos) << first;
+}
+
 // A driver that waits by spinning on its clock would spin for ever (the clock stands still while
 // it runs): named and stopped, exit 2, its processes gone.
 TEST_F(WarpRunTest, ADriverSpinningOnTheClockIsNamedAndStopped) {
