@@ -51,6 +51,17 @@ class DriverRunTest : public ::testing::Test {
   }
   // Runs semsim with `args` (a shell command line's tail), paced unless they name a mode (these are
   // the real-time tests; warp's are driver_warp_test.cpp): its exit code, and its output in output_.
+  // A driver that grants its first acquire, then says nothing of the next command: the run stops
+  // after the command limit (a minute, real when paced, virtual in warp), exit 2, naming it.
+  void expect_a_stall_stops_the_run(const std::string& mode) {
+    EXPECT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " stalls\" --mode " + mode +
+                     " --clients 1 --limit 1 --timeout 5s --hold fixed:100ms --think fixed:50ms --duration 120s"),
+              2)
+        << output_;
+    EXPECT_NE(output_.find("client 1: the driver said nothing of `release c1-1` (no invoke) within 60 s of semsim sending it"),
+              std::string::npos)
+        << output_;
+  }
   int semsim(const std::string& args, const std::string& before = "") {
     const std::string mode = args.find("--mode") == std::string::npos ? " --mode paced" : "";
     return semsim::testing::run_logged(before + std::string(SEMSIM_BINARY) + " run " + args + mode + " --out " +
@@ -532,23 +543,11 @@ TEST_F(DriverRunTest, APlannedCommandThatNeverStartedIsCountedAndSaid) {
 // a real one: this test runs in the long label (ctest -L long); the daily suite runs its warped
 // twin below, where the same limit passes in virtual time.
 TEST_F(DriverRunTest, ADriverSilentAboutACommandForAMinuteStopsTheRunNamingIt) {
-  EXPECT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " stalls\" --clients 1 --limit 1 --timeout 5s "
-                   "--hold fixed:100ms --think fixed:50ms --duration 120s"),
-            2)
-      << output_;
-  EXPECT_NE(output_.find("client 1: the driver said nothing of `release c1-1` (no invoke) within 60 s of semsim sending it"),
-            std::string::npos)
-      << output_;
+  expect_a_stall_stops_the_run("paced");
 }
 
 TEST_F(DriverRunTest, AWarpedDriverSilentAboutACommandForAVirtualMinuteStopsTheRunNamingIt) {
-  EXPECT_EQ(semsim("--variant \"driver:python3 " + fake_.string() + " stalls\" --mode virtual --clients 1 --limit 1 "
-                   "--timeout 5s --hold fixed:100ms --think fixed:50ms --duration 120s"),
-            2)
-      << output_;
-  EXPECT_NE(output_.find("client 1: the driver said nothing of `release c1-1` (no invoke) within 60 s of semsim sending it"),
-            std::string::npos)
-      << output_;
+  expect_a_stall_stops_the_run("virtual");
 }
 
 // A crashed client's fresh process starts its command late by its own start-up: that lag counts
