@@ -51,6 +51,12 @@ class DriverRunTest : public ::testing::Test {
   }
   // Runs semsim with `args` (a shell command line's tail), paced unless they name a mode (these are
   // the real-time tests; warp's are driver_warp_test.cpp): its exit code, and its output in output_.
+  int semsim(const std::string& args, const std::string& before = "") {
+    const std::string mode = args.find("--mode") == std::string::npos ? " --mode paced" : "";
+    return semsim::testing::run_logged(before + std::string(SEMSIM_BINARY) + " run " + args + mode + " --out " +
+                                           (dir_ / "out").string() + " --no-charts",
+                                       dir_ / "log", output_);
+  }
   // A driver that grants its first acquire, then says nothing of the next command: the run stops
   // after the command limit (a minute, real when paced, virtual in warp), exit 2, naming it.
   void expect_a_stall_stops_the_run(const std::string& mode) {
@@ -61,12 +67,6 @@ class DriverRunTest : public ::testing::Test {
     EXPECT_NE(output_.find("client 1: the driver said nothing of `release c1-1` (no invoke) within 60 s of semsim sending it"),
               std::string::npos)
         << output_;
-  }
-  int semsim(const std::string& args, const std::string& before = "") {
-    const std::string mode = args.find("--mode") == std::string::npos ? " --mode paced" : "";
-    return semsim::testing::run_logged(before + std::string(SEMSIM_BINARY) + " run " + args + mode + " --out " +
-                                           (dir_ / "out").string() + " --no-charts",
-                                       dir_ / "log", output_);
   }
   std::string variant() const { return "--variant \"driver:python3 " + driver_.string() + "\""; }
   std::string write(const std::string& name, const std::string& text) {

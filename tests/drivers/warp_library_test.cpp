@@ -364,15 +364,12 @@ bool have(const std::string& program) {
   return std::system(("command -v " + program + " >/dev/null 2>&1").c_str()) == 0;
 }
 
-// Debian's python3 when there is one (a version manager's shim would add a second of shell to each run).
-std::string python() { return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3"; }
-
 constexpr std::int64_t kSleepNs = 100'000 * kNsPerMs;
 
 TEST_F(WarpLibraryTest, PythonClocksAndSleepAreVirtual) {
   if (!have("python3")) GTEST_SKIP() << "no python3";
   Child c;
-  start(c, {python(), "-c",
+  start(c, {"python3", "-c",
             "import time\n"
             "print(time.monotonic_ns(), time.time_ns(), flush=True)\n"
             "time.sleep(100)\n"
@@ -467,19 +464,19 @@ TEST_F(WarpLibraryTest, PythonRandomFollowsTheSeed) {
   const auto draw = [&](std::uint64_t seed) {
     page_->seed = seed;
     page_->drawn = 0;
-    return run({python(), "-c", "import os, uuid, random; print(os.urandom(8).hex(), uuid.uuid4(), random.random())"});
+    return run({"python3", "-c", "import os, uuid, random; print(os.urandom(8).hex(), uuid.uuid4(), random.random())"});
   };
   const std::string first = draw(7);
   EXPECT_EQ(first.size(), 16 + 1 + 36 + 1 + 18 + 1u) << first;  // printed something whole
   EXPECT_EQ(draw(7), first);
   EXPECT_NE(draw(8), first);
   // uuid1's 60-bit time: 100 ns since 1582-10-15, from the virtual wall clock.
-  const std::string uuid1 = run({python(), "-c", "import uuid; print(uuid.uuid1().time)"});
+  const std::string uuid1 = run({"python3", "-c", "import uuid; print(uuid.uuid1().time)"});
   EXPECT_EQ(std::stoll(uuid1), kWall / 100 + 0x01b21dd213814000LL);
   // All of uuid1 (libuuid mixes the pid into its clock sequence): the seed's, the same each run.
   const auto uuid1s = [&] {
     page_->drawn = 0;
-    return run({python(), "-c", "import uuid; print(uuid.uuid1(), uuid.uuid1())"});
+    return run({"python3", "-c", "import uuid; print(uuid.uuid1(), uuid.uuid1())"});
   };
   const std::string both = uuid1s();
   EXPECT_EQ(both.size(), 36 + 1 + 36 + 1u) << both;
@@ -492,9 +489,9 @@ TEST_F(WarpLibraryTest, PythonRandomFollowsTheSeed) {
 TEST_F(WarpLibraryTest, PacedUuidsAreLibuuids) {
   if (!have("python3")) GTEST_SKIP() << "no python3";
   page_->flags = SEMSIM_CLIENT_CLOCK_SHIFT;
-  const std::string text = run({python(), "-c", "import uuid; print(uuid.uuid1(), uuid.uuid4())"});
+  const std::string text = run({"python3", "-c", "import uuid; print(uuid.uuid1(), uuid.uuid4())"});
   EXPECT_EQ(text.size(), 36 + 1 + 36 + 1u) << text;
-  EXPECT_NE(run({python(), "-c", "import uuid; print(uuid.uuid1())"}), run({python(), "-c", "import uuid; print(uuid.uuid1())"}));
+  EXPECT_NE(run({"python3", "-c", "import uuid; print(uuid.uuid1())"}), run({"python3", "-c", "import uuid; print(uuid.uuid1())"}));
 }
 
 }  // namespace
